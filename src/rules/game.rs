@@ -1,0 +1,207 @@
+//! A game: a position with the history that repetition needs, and the endings that are not on the
+//! board (agreement, resignation, time).
+
+use std::collections::HashMap;
+
+use super::error::IllegalMove;
+use super::moves::{Captures, Move, Outcome, Reason};
+use super::piece::Side;
+use super::position::Position;
+use super::variant::{Repetition, Variant};
+
+/// A move as played, with what it captured.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PlayedMove {
+    pub mv: Move,
+    pub captures: Captures,
+    /// The position the move was played in.
+    pub before_hash: u64,
+}
+
+/// One side's turn: one move, a berserk chain, or Save the Standard's two slots.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Turn {
+    pub side: Side,
+    pub moves: Vec<PlayedMove>,
+    /// The turn is over (the other side is to move, or the game ended).
+    pub complete: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    /// The position before each move, for writing moves out and for taking back nothing.
+    positions: Vec<Position>,
+    turns: Vec<Turn>,
+    /// How often each position has stood at the end of a turn (the start included).
+    seen: HashMap<u64, u32>,
+    /// An ending the board does not show: repetition, agreement, resignation, time.
+    ending: Option<Outcome>,
+}
+
+impl Game {
+    pub fn new(variant: &'static Variant) -> Game {
+        Game::from_position(Position::start(variant))
+    }
+
+    pub fn from_position(start: Position) -> Game {
+        let mut seen = HashMap::new();
+        seen.insert(start.hash(), 1);
+        Game {
+            position: start.clone(),
+            start,
+            positions: Vec::new(),
+            turns: Vec::new(),
+            seen,
+            ending: None,
+        }
+    }
+
+    pub fn variant(&self) -> &'static Variant {
+        self.position.variant()
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn turns(&self) -> &[Turn] {
+        &self.turns
+    }
+
+    /// The position before the `n`th move of the game (0-based).
+    pub fn position_before(&self, n: usize) -> Option<&Position> {
+        self.positions.get(n)
+    }
+
+    /// How many moves have been played.
+    pub fn move_count(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.ending.or(self.position.outcome())
+    }
+
+    /// The legal moves, less those the repetition rule forbids.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.ending.is_some() {
+            return Vec::new();
+        }
+        let mut moves = self.position.legal_moves();
+        if self.variant().rules.repetition == Repetition::Illegal {
+            moves.retain(|m| {
+                let mut next = self.position.clone();
+                next.play_unchecked(*m);
+                !self.repeats_third_time(&next)
+            });
+        }
+        moves
+    }
+
+    fn ends_turn(&self, next: &Position) -> bool {
+        next.turn() != self.position.turn() || next.is_over()
+    }
+
+    fn repeats_third_time(&self, next: &Position) -> bool {
+        self.ends_turn(next) && self.seen.get(&next.hash()).copied().unwrap_or(0) >= 2
+    }
+
+    /// Checks and plays a move.
+    pub fn play(&mut self, m: Move) -> Result<PlayedMove, IllegalMove> {
+        if self.outcome().is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let m = self.position.check(m)?;
+        let mut next = self.position.clone();
+        let captures = next.play_unchecked(m);
+        if self.variant().rules.repetition == Repetition::Illegal && self.repeats_third_time(&next)
+        {
+            return Err(IllegalMove::Repetition);
+        }
+        let played = PlayedMove {
+            mv: m,
+            captures,
+            before_hash: self.position.hash(),
+        };
+        let side = self.position.turn();
+        match self.turns.last_mut() {
+            Some(turn) if !turn.complete => turn.moves.push(played),
+            _ => self.turns.push(Turn {
+                side,
+                moves: vec![played],
+                complete: false,
+            }),
+        }
+        let ends = self.ends_turn(&next);
+        self.positions
+            .push(std::mem::replace(&mut self.position, next));
+        if ends {
+            self.finish_turn(side);
+        }
+        Ok(played)
+    }
+
+    /// Ends an open berserk chain.
+    pub fn end_turn(&mut self) -> Result<(), IllegalMove> {
+        if self.outcome().is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let next = self.position.end_turn()?;
+        if self.variant().rules.repetition == Repetition::Illegal && self.repeats_third_time(&next)
+        {
+            return Err(IllegalMove::Repetition);
+        }
+        let side = self.position.turn();
+        self.position = next;
+        self.finish_turn(side);
+        Ok(())
+    }
+
+    fn finish_turn(&mut self, mover: Side) {
+        if let Some(turn) = self.turns.last_mut() {
+            turn.complete = true;
+        }
+        if self.position.is_over() {
+            return;
+        }
+        let count = self.seen.entry(self.position.hash()).or_insert(0);
+        *count += 1;
+        if *count >= 3 {
+            self.ending = match self.variant().rules.repetition {
+                Repetition::DefendersLose if mover == Side::Defenders => {
+                    Some(Outcome::win(Side::Attackers, Reason::Repetition))
+                }
+                Repetition::Draw => Some(Outcome::draw(Reason::Repetition)),
+                _ => None,
+            };
+        }
+    }
+
+    /// Both players agreed to a draw.
+    pub fn agree_draw(&mut self) -> Result<(), IllegalMove> {
+        self.end_with(Outcome::draw(Reason::Agreement))
+    }
+
+    pub fn resign(&mut self, side: Side) -> Result<(), IllegalMove> {
+        self.end_with(Outcome::win(side.other(), Reason::Resignation))
+    }
+
+    /// The side ran out of time.
+    pub fn lose_on_time(&mut self, side: Side) -> Result<(), IllegalMove> {
+        self.end_with(Outcome::win(side.other(), Reason::Timeout))
+    }
+
+    fn end_with(&mut self, outcome: Outcome) -> Result<(), IllegalMove> {
+        if self.outcome().is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        self.ending = Some(outcome);
+        Ok(())
+    }
+}

@@ -1,0 +1,35 @@
+//! The rules of every variant: pure, with no I/O, no async and nothing of Discord.
+//!
+//! ```
+//! use taflbot::rules::{Game, Variant};
+//!
+//! let variant = Variant::by_id("tablut").unwrap();
+//! let mut game = Game::new(variant);
+//! assert_eq!(game.legal_moves().len(), 80);
+//! let first = game.legal_moves()[0];
+//! game.play(first).unwrap();
+//! assert!(game.outcome().is_none());
+//! ```
+
+mod error;
+mod game;
+mod moves;
+mod perft;
+mod piece;
+mod position;
+pub mod random;
+mod setup;
+mod square;
+mod variant;
+
+pub use error::{IllegalMove, SetupError};
+pub use game::{Game, PlayedMove, Turn};
+pub use moves::{Captures, Move, MoveKind, Outcome, Reason, Slot};
+pub use perft::perft;
+pub use piece::{Piece, Role, Side};
+pub use position::{Position, Setup};
+pub use setup::{parse_position, parse_setup, write_position};
+pub use square::{Dir, ParseSquareError, Square, MAX_FILES, MAX_RANKS};
+pub use variant::{
+    Escape, Family, Jumps, KingCapture, Repetition, Rules, Terrain, Throne, Variant,
+};

@@ -1,0 +1,198 @@
+//! Moves, captures and outcomes: the values the position hands out.
+
+use std::fmt;
+
+use super::piece::Side;
+use super::square::Square;
+
+/// How a piece travels.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum MoveKind {
+    /// In a straight line over empty squares (also a Standard taking Cavalry by replacement).
+    Slide,
+    /// A commander's short jump over one adjacent piece.
+    Jump,
+    /// Cavalry: a straight line to `corner`, then one step at right angles.
+    Turn { corner: Square },
+}
+
+/// A move, as the rules core understands it. Its written form lives in `notation`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+    pub kind: MoveKind,
+}
+
+impl Move {
+    pub const fn slide(from: Square, to: Square) -> Move {
+        Move {
+            from,
+            to,
+            kind: MoveKind::Slide,
+        }
+    }
+
+    pub const fn jump(from: Square, to: Square) -> Move {
+        Move {
+            from,
+            to,
+            kind: MoveKind::Jump,
+        }
+    }
+
+    pub const fn turn(from: Square, corner: Square, to: Square) -> Move {
+        Move {
+            from,
+            to,
+            kind: MoveKind::Turn { corner },
+        }
+    }
+}
+
+/// The squares a move captured on (for a V-man: where it changed sides), in board order.
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub struct Captures {
+    squares: [Option<Square>; Captures::CAPACITY],
+    len: u8,
+}
+
+impl Captures {
+    /// Four sandwiches, a replaced Cavalry and a shieldwall along a 17-square edge.
+    pub const CAPACITY: usize = 24;
+
+    pub fn new() -> Captures {
+        Captures::default()
+    }
+
+    pub(crate) fn push(&mut self, sq: Square) {
+        if (self.len as usize) < Self::CAPACITY {
+            self.squares[self.len as usize] = Some(sq);
+            self.len += 1;
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn contains(&self, sq: Square) -> bool {
+        self.iter().any(|s| s == sq)
+    }
+
+    /// The squares, sorted by file, then rank.
+    pub fn sorted(&self) -> Vec<Square> {
+        let mut v: Vec<Square> = self.iter().collect();
+        v.sort_by_key(|s| (s.file(), s.rank()));
+        v.dedup();
+        v
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Square> + '_ {
+        self.squares[..self.len as usize].iter().flatten().copied()
+    }
+}
+
+impl fmt::Debug for Captures {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Reason {
+    KingCaptured,
+    KingEscaped,
+    Encircled,
+    ExitFort,
+    Repetition,
+    NoMoves,
+    StandardCaptured,
+    StandardSaved,
+    Agreement,
+    Resignation,
+    Timeout,
+}
+
+impl Reason {
+    /// The machine-readable name (`king_captured`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::KingCaptured => "king_captured",
+            Reason::KingEscaped => "king_escaped",
+            Reason::Encircled => "encircled",
+            Reason::ExitFort => "exit_fort",
+            Reason::Repetition => "repetition",
+            Reason::NoMoves => "no_moves",
+            Reason::StandardCaptured => "standard_captured",
+            Reason::StandardSaved => "standard_saved",
+            Reason::Agreement => "agreement",
+            Reason::Resignation => "resignation",
+            Reason::Timeout => "timeout",
+        }
+    }
+
+    pub fn from_str_name(s: &str) -> Option<Reason> {
+        [
+            Reason::KingCaptured,
+            Reason::KingEscaped,
+            Reason::Encircled,
+            Reason::ExitFort,
+            Reason::Repetition,
+            Reason::NoMoves,
+            Reason::StandardCaptured,
+            Reason::StandardSaved,
+            Reason::Agreement,
+            Reason::Resignation,
+            Reason::Timeout,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == s)
+    }
+}
+
+/// How a game ended: a winner, or a draw (`winner: None`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Outcome {
+    pub winner: Option<Side>,
+    pub reason: Reason,
+}
+
+impl Outcome {
+    pub const fn win(side: Side, reason: Reason) -> Outcome {
+        Outcome {
+            winner: Some(side),
+            reason,
+        }
+    }
+
+    pub const fn draw(reason: Reason) -> Outcome {
+        Outcome {
+            winner: None,
+            reason,
+        }
+    }
+}
+
+/// Save the Standard's turn slots.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Slot {
+    /// A piece in its own field (or on a bridge) moves.
+    Defending,
+    /// A piece in the enemy field (or on a bridge) moves.
+    Attacking,
+}
+
+impl Slot {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Slot::Defending => "defending",
+            Slot::Attacking => "attacking",
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! Squares and directions.
+//!
+//! Every board, from 7x15 to 17x17, lives in one fixed grid of rows of 18 cells: up to 17 files and one
+//! off-board column that borders both the row's right end and the next row's left end, with an
+//! off-board row below rank 1 and above the top rank. A square's number therefore does not depend on
+//! the variant, a step in any direction is a constant offset, and a ray walk stops at the border
+//! without testing coordinates.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Cells per grid row: 17 files at most and one off-board column.
+pub(crate) const STRIDE: i32 = 18;
+/// Number of cells in the grid: 29 rows of 18 (27 ranks and two border rows), rounded up to whole
+/// 64-bit words for [`SquareSet`].
+pub(crate) const GRID: usize = 576;
+/// The widest and tallest boards the grid holds.
+pub const MAX_FILES: u8 = 17;
+pub const MAX_RANKS: u8 = 27;
+
+/// A square of the board: `a1` is the lower-left corner.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u16);
+
+impl Square {
+    /// The square on `file` (0 = `a`) and `rank` (0 = `1`), if it fits the largest board.
+    pub const fn new(file: u8, rank: u8) -> Option<Square> {
+        if file < MAX_FILES && rank < MAX_RANKS {
+            Some(Square((rank as u16 + 1) * STRIDE as u16 + file as u16))
+        } else {
+            None
+        }
+    }
+
+    pub(crate) const fn from_index(index: usize) -> Square {
+        Square(index as u16)
+    }
+
+    /// The grid cell of this square.
+    #[inline(always)]
+    pub(crate) const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// 0-based file (`a` = 0).
+    pub const fn file(self) -> u8 {
+        (self.0 % STRIDE as u16) as u8
+    }
+
+    /// 0-based rank (`1` = 0).
+    pub const fn rank(self) -> u8 {
+        (self.0 / STRIDE as u16) as u8 - 1
+    }
+
+    /// The neighbouring cell in `dir` (which may be off the board).
+    #[inline(always)]
+    pub(crate) const fn step(self, dir: Dir) -> Square {
+        Square((self.0 as i32 + dir.offset()) as u16)
+    }
+
+    /// Squares between `self` and `to` (exclusive), if they share a file or rank.
+    pub fn line_to(self, to: Square) -> Option<(Dir, u8)> {
+        let (df, dr) = (
+            to.file() as i32 - self.file() as i32,
+            to.rank() as i32 - self.rank() as i32,
+        );
+        let dir = match (df.signum(), dr.signum()) {
+            (0, 1) => Dir::Up,
+            (0, -1) => Dir::Down,
+            (1, 0) => Dir::Right,
+            (-1, 0) => Dir::Left,
+            _ => return None,
+        };
+        Some((dir, (df.abs() + dr.abs()) as u8))
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Why a square name could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseSquareError(pub String);
+
+impl fmt::Display for ParseSquareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "\"{}\" is not a square (write a file letter and a rank number, like e5)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseSquareError {}
+
+impl Square {
+    /// Reads a square name from the start of `text`: a file letter and one or two digits.
+    /// Returns the square and the number of bytes used.
+    pub fn parse_prefix(text: &str) -> Option<(Square, usize)> {
+        let bytes = text.as_bytes();
+        let letter = bytes.first()?.to_ascii_lowercase();
+        if !letter.is_ascii_lowercase() {
+            return None;
+        }
+        let digits = bytes[1..]
+            .iter()
+            .take(2)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if digits == 0 || bytes[1] == b'0' {
+            return None;
+        }
+        let rank: u32 = text[1..1 + digits].parse().ok()?;
+        let file = letter - b'a';
+        if rank == 0 || rank > MAX_RANKS as u32 {
+            return None;
+        }
+        Square::new(file, rank as u8 - 1).map(|sq| (sq, 1 + digits))
+    }
+}
+
+impl FromStr for Square {
+    type Err = ParseSquareError;
+
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        match Square::parse_prefix(s) {
+            Some((sq, used)) if used == s.len() => Ok(sq),
+            _ => Err(ParseSquareError(s.to_string())),
+        }
+    }
+}
+
+/// The four orthogonal directions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Dir {
+    Up,
+    Right,
+    Down,
+    Left,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
+
+    #[inline(always)]
+    pub(crate) const fn offset(self) -> i32 {
+        match self {
+            Dir::Up => STRIDE,
+            Dir::Right => 1,
+            Dir::Down => -STRIDE,
+            Dir::Left => -1,
+        }
+    }
+
+    pub const fn opposite(self) -> Dir {
+        match self {
+            Dir::Up => Dir::Down,
+            Dir::Right => Dir::Left,
+            Dir::Down => Dir::Up,
+            Dir::Left => Dir::Right,
+        }
+    }
+
+    /// The two directions at right angles to this one.
+    pub const fn perpendicular(self) -> [Dir; 2] {
+        match self {
+            Dir::Up | Dir::Down => [Dir::Left, Dir::Right],
+            Dir::Left | Dir::Right => [Dir::Down, Dir::Up],
+        }
+    }
+}
+
+/// A set of grid cells, one bit each.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+pub(crate) struct SquareSet([u64; GRID / 64]);
+
+impl SquareSet {
+    pub(crate) const EMPTY: SquareSet = SquareSet([0; GRID / 64]);
+
+    #[inline(always)]
+    pub(crate) fn insert(&mut self, sq: Square) {
+        let i = sq.index();
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+
+    #[inline(always)]
+    pub(crate) fn remove(&mut self, sq: Square) {
+        let i = sq.index();
+        self.0[i >> 6] &= !(1 << (i & 63));
+    }
+
+    #[inline(always)]
+    pub(crate) fn contains(&self, sq: Square) -> bool {
+        let i = sq.index();
+        self.0[i >> 6] & (1 << (i & 63)) != 0
+    }
+
+    pub(crate) fn and(&self, other: &SquareSet) -> SquareSet {
+        let mut out = *self;
+        for (a, b) in out.0.iter_mut().zip(other.0.iter()) {
+            *a &= b;
+        }
+        out
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    #[inline]
+    pub(crate) fn iter(&self) -> SquareSetIter {
+        SquareSetIter {
+            words: self.0,
+            word: 0,
+        }
+    }
+}
+
+pub(crate) struct SquareSetIter {
+    words: [u64; GRID / 64],
+    word: usize,
+}
+
+impl Iterator for SquareSetIter {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        while self.word < self.words.len() {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                return Some(Square::from_index(
+                    self.word * 64 + w.trailing_zeros() as usize,
+                ));
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back() {
+        for name in ["a1", "k11", "m27", "e5", "q17"] {
+            let sq: Square = name.parse().unwrap_or_else(|_| panic!("{name}"));
+            assert_eq!(sq.to_string(), name);
+        }
+        assert_eq!("K11".parse::<Square>().unwrap().to_string(), "k11");
+        for bad in ["", "a", "a0", "1a", "a28", "z1", "a01", "a1x", "é1", "r1"] {
+            assert!(bad.parse::<Square>().is_err(), "{bad}");
+        }
+    }
+}

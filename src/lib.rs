@@ -1,1 +1,3 @@
+pub mod cli;
+pub mod notation;
 pub mod rules;

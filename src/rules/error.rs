@@ -76,6 +76,10 @@ pub enum IllegalMove {
     /// Cartier's rule: a move may not produce a position for the third time.
     Repetition,
     NoOpenChain,
+    /// A turn's text goes on after the turn passed to the other side.
+    TurnOver,
+    /// A Save-the-Standard turn's text stops before its attacking slot.
+    TurnIncomplete,
 }
 
 fn squares(list: &[Square]) -> String {
@@ -147,6 +151,14 @@ impl fmt::Display for IllegalMove {
             ),
             Repetition => write!(f, "that move would repeat a position for the third time"),
             NoOpenChain => write!(f, "there is no berserk chain to end"),
+            TurnOver => write!(
+                f,
+                "the turn was already over: the next turn is a separate entry"
+            ),
+            TurnIncomplete => write!(
+                f,
+                "the turn is not over: the attacking slot still needs a move"
+            ),
         }
     }
 }

@@ -1,0 +1,202 @@
+//! The rules commands of the command line: `variants`, `moves`, `replay`, `perft`. Each returns
+//! the text to print, or an error that says what was wrong.
+
+use serde_json::{json, Value};
+
+use crate::notation::{self, canonical, play_turn, status_name};
+use crate::rules::{parse_position, perft, write_position, Game, Position, Variant};
+
+/// A failure with the exit status it deserves and the text to print.
+#[derive(Debug)]
+pub struct CliError {
+    pub status: i32,
+    /// Printed on standard output (JSON errors) or standard error (plain ones).
+    pub text: String,
+    pub json: bool,
+}
+
+impl CliError {
+    fn plain(text: impl Into<String>) -> CliError {
+        CliError {
+            status: 2,
+            text: text.into(),
+            json: false,
+        }
+    }
+}
+
+pub fn variant(id: &str) -> Result<&'static Variant, CliError> {
+    Variant::by_id(id).ok_or_else(|| {
+        let ids: Vec<&str> = Variant::all().iter().map(|v| v.id).collect();
+        CliError::plain(format!(
+            "unknown variant \"{id}\"; the variants are {}",
+            ids.join(", ")
+        ))
+    })
+}
+
+pub fn start_position(
+    variant: &'static Variant,
+    position: Option<&str>,
+) -> Result<Position, CliError> {
+    match position {
+        None => Ok(Position::start(variant)),
+        Some(text) => parse_position(variant, text).map_err(|e| {
+            CliError::plain(format!("the position is not legal for {}: {e}", variant.id))
+        }),
+    }
+}
+
+pub fn variants(json: bool) -> String {
+    if json {
+        let list: Vec<Value> = Variant::all()
+            .iter()
+            .map(|v| {
+                json!({
+                    "id": v.id,
+                    "name": v.name,
+                    "files": v.files,
+                    "ranks": v.ranks,
+                    "first": v.side_name(v.first).to_ascii_lowercase(),
+                    "setup": v.setup,
+                    "summary": v.summary,
+                })
+            })
+            .collect();
+        return Value::Array(list).to_string() + "\n";
+    }
+    let mut out = String::new();
+    for v in Variant::all() {
+        out.push_str(&format!(
+            "{:<18} {:<28} {}x{}\n",
+            v.id, v.name, v.files, v.ranks
+        ));
+    }
+    out
+}
+
+pub fn moves(variant: &'static Variant, position: Option<&str>) -> Result<String, CliError> {
+    let pos = start_position(variant, position)?;
+    let mut out = String::new();
+    for m in pos.legal_moves() {
+        out.push_str(&canonical(&pos, m));
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+pub fn perft_counts(
+    variant: &'static Variant,
+    position: Option<&str>,
+    depth: u32,
+) -> Result<String, CliError> {
+    let pos = start_position(variant, position)?;
+    let mut out = String::new();
+    for d in 1..=depth {
+        out.push_str(&format!("{d} {}\n", perft(&pos, d)));
+    }
+    Ok(out)
+}
+
+pub fn replay(
+    variant: &'static Variant,
+    position: Option<&str>,
+    turns: &[String],
+    json: bool,
+) -> Result<String, CliError> {
+    let start = start_position(variant, position)?;
+    let mut game = Game::from_position(start);
+    for (i, turn) in turns.iter().enumerate() {
+        if let Err(e) = play_turn(&mut game, turn, i + 1 == turns.len()) {
+            let several = notation::split_moves(turn).len() > 1;
+            let message = if several {
+                e.to_string()
+            } else {
+                e.error.to_string()
+            };
+            return Err(if json {
+                CliError {
+                    status: 1,
+                    text: json!({"error": {"turn": i + 1, "text": turn, "message": message}})
+                        .to_string()
+                        + "\n",
+                    json: true,
+                }
+            } else {
+                CliError {
+                    status: 1,
+                    text: format!("turn {} (\"{turn}\"): {message}", i + 1),
+                    json: false,
+                }
+            });
+        }
+    }
+    let pos = game.position();
+    let outcome = game.outcome();
+    let mut index = 0;
+    let turn_list: Vec<Value> = game
+        .turns()
+        .iter()
+        .map(|t| {
+            let moves: Vec<String> = t
+                .moves
+                .iter()
+                .map(|p| {
+                    let s = canonical(game.position_before(index).expect("recorded"), p.mv);
+                    index += 1;
+                    s
+                })
+                .collect();
+            let captures: Vec<String> = t
+                .moves
+                .iter()
+                .flat_map(|p| p.captures.sorted())
+                .map(|s| s.to_string())
+                .collect();
+            json!({"moves": moves, "captures": captures})
+        })
+        .collect();
+    let to_move = variant.side_name(pos.turn()).to_ascii_lowercase();
+    let status = status_name(variant, outcome);
+    if json {
+        let mut obj = json!({
+            "variant": variant.id,
+            "turns": turn_list,
+            "position": write_position(pos),
+            "to_move": to_move,
+            "status": status,
+            "reason": outcome.map(|o| o.reason.as_str()),
+        });
+        if let Some(slot) = pos.slot() {
+            obj["slot"] = json!(slot.as_str());
+        }
+        return Ok(obj.to_string() + "\n");
+    }
+    let mut out = String::new();
+    for (i, t) in turn_list.iter().enumerate() {
+        let moves: Vec<&str> = t["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m.as_str())
+            .collect();
+        out.push_str(&format!("{:>3}. {}\n", i + 1, moves.join(" ")));
+    }
+    out.push_str(&notation::diagram(pos));
+    out.push_str(&format!("position: {}\n", write_position(pos)));
+    match outcome {
+        None => {
+            let slot = pos
+                .slot()
+                .map(|s| format!(" ({} slot)", s.as_str()))
+                .unwrap_or_default();
+            let chain = pos
+                .chain()
+                .map(|s| format!(" (berserk chain open on {s})"))
+                .unwrap_or_default();
+            out.push_str(&format!("{to_move} to move{slot}{chain}\n"));
+        }
+        Some(o) => out.push_str(&format!("{status} ({})\n", o.reason.as_str())),
+    }
+    Ok(out)
+}

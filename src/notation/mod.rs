@@ -1,0 +1,319 @@
+//! Move text and game records (RULES.md §0). Depends on the rules; the rules know nothing of text
+//! beyond position strings.
+
+mod record;
+
+pub use record::{read_record, write_record, Record, RecordError};
+
+use std::fmt;
+
+use crate::rules::{Captures, Game, IllegalMove, Move, MoveKind, Position, Square};
+
+/// A move as a player wrote it, before the position is consulted.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MoveText {
+    pub from: Square,
+    pub to: Square,
+    /// Cavalry's corner square (`c3-c7-d7`).
+    pub corner: Option<Square>,
+    /// Written with `^`.
+    pub jump: bool,
+    /// The captures the player announced (`e5-e8xd8/e9`), if any.
+    pub claimed: Option<Vec<Square>>,
+}
+
+/// Why a text is not a move at all.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ParseMoveError {
+    Empty,
+    NotASquare(String),
+    MissingDestination(String),
+    Unexpected(String),
+}
+
+impl fmt::Display for ParseMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseMoveError::Empty => write!(f, "write a move like e1-e5"),
+            ParseMoveError::NotASquare(s) => {
+                write!(f, "\"{s}\" is not a square; write a move like e1-e5")
+            }
+            ParseMoveError::MissingDestination(s) => {
+                write!(
+                    f,
+                    "\"{s}\" names only one square; write where the piece goes, like e1-e5"
+                )
+            }
+            ParseMoveError::Unexpected(rest) => write!(
+                f,
+                "could not read \"{rest}\"; write a move like e1-e5, or e5-e8xe9 with its captures"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParseMoveError {}
+
+/// A move that could not be read, or that the rules refuse.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveError {
+    Parse(ParseMoveError),
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Parse(e) => e.fmt(f),
+            MoveError::Illegal(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl From<ParseMoveError> for MoveError {
+    fn from(e: ParseMoveError) -> MoveError {
+        MoveError::Parse(e)
+    }
+}
+
+impl From<IllegalMove> for MoveError {
+    fn from(e: IllegalMove) -> MoveError {
+        MoveError::Illegal(e)
+    }
+}
+
+/// Reads a square at the start of `s`, skipping nothing.
+fn square_prefix(s: &str) -> Result<(Square, &str), ParseMoveError> {
+    match Square::parse_prefix(s) {
+        Some((sq, used)) => Ok((sq, &s[used..])),
+        None => {
+            let word: String = s
+                .chars()
+                .take_while(|c| c.is_alphanumeric())
+                .take(8)
+                .collect();
+            Err(ParseMoveError::NotASquare(if word.is_empty() {
+                s.chars().take(8).collect()
+            } else {
+                word
+            }))
+        }
+    }
+}
+
+/// Skips one separator between squares: `-`, `^`, spaces, or nothing. Returns whether it was `^`.
+fn separator(s: &str) -> (bool, &str) {
+    let t = s.trim_start();
+    if let Some(rest) = t.strip_prefix('-') {
+        (false, rest.trim_start())
+    } else if let Some(rest) = t.strip_prefix('^') {
+        (true, rest.trim_start())
+    } else {
+        (false, t)
+    }
+}
+
+/// Reads one move: `e1-e5`, `e1e5`, `e1 e5`, `E1-E5`, `d4^d6`, `c3-c7-d7`, with optional captures
+/// `xe9`, `xd8/e9` or `xd8xe9`.
+pub fn parse_move(text: &str) -> Result<MoveText, ParseMoveError> {
+    let s = text.trim();
+    if s.is_empty() {
+        return Err(ParseMoveError::Empty);
+    }
+    let (from, rest) = square_prefix(s)?;
+    let (jump, rest) = separator(rest);
+    if rest.is_empty() || rest.starts_with(['x', 'X']) {
+        return Err(ParseMoveError::MissingDestination(s.to_string()));
+    }
+    let (mut to, mut rest) = square_prefix(rest)?;
+    let mut corner = None;
+    let (_, after) = separator(rest);
+    if !after.is_empty() && !after.starts_with(['x', 'X']) && after.len() != rest.len() {
+        let (third, r) = square_prefix(after)?;
+        corner = Some(to);
+        to = third;
+        rest = r;
+    }
+    let mut claimed: Option<Vec<Square>> = None;
+    let mut rest = rest.trim_start();
+    while let Some(r) = rest.strip_prefix(['x', 'X']) {
+        let list = claimed.get_or_insert_with(Vec::new);
+        let (sq, r) = square_prefix(r.trim_start())?;
+        list.push(sq);
+        rest = r;
+        while let Some(r) = rest.strip_prefix('/') {
+            let (sq, r) = square_prefix(r)?;
+            list.push(sq);
+            rest = r;
+        }
+        rest = rest.trim_start();
+    }
+    if !rest.is_empty() {
+        return Err(ParseMoveError::Unexpected(rest.chars().take(16).collect()));
+    }
+    Ok(MoveText {
+        from,
+        to,
+        corner,
+        jump,
+        claimed,
+    })
+}
+
+/// Finds the legal move a text describes, and checks any captures the player announced.
+pub fn resolve(pos: &Position, text: &MoveText) -> Result<(Move, Captures), IllegalMove> {
+    let kind = match text.corner {
+        Some(corner) => MoveKind::Turn { corner },
+        None if text.jump => MoveKind::Jump,
+        None => MoveKind::Slide,
+    };
+    let m = pos.check(Move {
+        from: text.from,
+        to: text.to,
+        kind,
+    })?;
+    let mut after = pos.clone();
+    let captures = after.play_unchecked(m);
+    if let Some(claimed) = &text.claimed {
+        let mut claimed = claimed.clone();
+        claimed.sort_by_key(|s| (s.file(), s.rank()));
+        claimed.dedup();
+        let actual = captures.sorted();
+        if claimed != actual {
+            return Err(IllegalMove::WrongCaptures { claimed, actual });
+        }
+    }
+    Ok((m, captures))
+}
+
+/// Reads a move and finds it in the position.
+pub fn read_move(pos: &Position, text: &str) -> Result<(Move, Captures), MoveError> {
+    Ok(resolve(pos, &parse_move(text)?)?)
+}
+
+/// The canonical written form: `e1-e5`, `d4^d6`, `c3-c7-d7`, then `x` and the captured squares
+/// joined by `/` (in file order).
+pub fn write_move(m: Move, captures: &Captures) -> String {
+    let mut s = match m.kind {
+        MoveKind::Slide => format!("{}-{}", m.from, m.to),
+        MoveKind::Jump => format!("{}^{}", m.from, m.to),
+        MoveKind::Turn { corner } => format!("{}-{}-{}", m.from, corner, m.to),
+    };
+    if !captures.is_empty() {
+        s.push('x');
+        let names: Vec<String> = captures.sorted().iter().map(|sq| sq.to_string()).collect();
+        s.push_str(&names.join("/"));
+    }
+    s
+}
+
+/// The canonical form of a legal move in a position (captures included).
+pub fn canonical(pos: &Position, m: Move) -> String {
+    let mut after = pos.clone();
+    let captures = after.play_unchecked(m);
+    write_move(m, &captures)
+}
+
+/// Splits a turn's text into move texts: whitespace separates moves, but a bare square joins the
+/// next word (`e1 e5` is one move).
+pub fn split_moves(turn: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut pending: Option<String> = None;
+    for word in turn.split_whitespace() {
+        let bare = word.parse::<Square>().is_ok();
+        match pending.take() {
+            Some(p) => out.push(format!("{p} {word}")),
+            None if bare => pending = Some(word.to_string()),
+            None => out.push(word.to_string()),
+        }
+    }
+    out.extend(pending);
+    out
+}
+
+/// Why a turn of a replay or a record could not be played.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TurnError {
+    /// The move's text.
+    pub text: String,
+    pub error: MoveError,
+}
+
+impl fmt::Display for TurnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.text, self.error)
+    }
+}
+
+/// Plays one whole turn written as moves separated by spaces. A berserk chain left open by the
+/// previous turn ends first. With `last` false, a Save-the-Standard turn must be complete.
+pub fn play_turn(game: &mut Game, text: &str, last: bool) -> Result<(), TurnError> {
+    let fail = |text: &str, error: MoveError| TurnError {
+        text: text.to_string(),
+        error,
+    };
+    let moves = split_moves(text);
+    if moves.is_empty() {
+        return Err(fail(text, ParseMoveError::Empty.into()));
+    }
+    if game.position().chain().is_some() {
+        game.end_turn().map_err(|e| fail(text, e.into()))?;
+    }
+    let side = game.position().turn();
+    for (i, word) in moves.iter().enumerate() {
+        if i > 0 && game.turns().last().is_none_or(|t| t.complete) {
+            let e = match game.outcome() {
+                Some(_) => IllegalMove::GameOver,
+                None => IllegalMove::TurnOver,
+            };
+            return Err(fail(word, e.into()));
+        }
+        let mt = parse_move(word).map_err(|e| fail(word, e.into()))?;
+        let (m, _) = resolve(game.position(), &mt).map_err(|e| fail(word, e.into()))?;
+        game.play(m).map_err(|e| fail(word, e.into()))?;
+    }
+    let open_slot = game.position().slot().is_some()
+        && game.position().turn() == side
+        && game.outcome().is_none();
+    if open_slot && !last {
+        return Err(fail(text, IllegalMove::TurnIncomplete.into()));
+    }
+    Ok(())
+}
+
+pub use record::status_name;
+
+/// The board as text, rank 1 at the bottom: pieces by their letters, `.` empty, `+` a special
+/// square (throne, corner, Hill, Haven), `~` water, `=` a bridge.
+pub fn diagram(pos: &Position) -> String {
+    use crate::rules::Terrain;
+    let v = pos.variant();
+    let mut out = String::new();
+    for rank in (0..v.ranks).rev() {
+        out.push_str(&format!("{:>2} |", rank + 1));
+        for file in 0..v.files {
+            let sq = Square::new(file, rank).expect("on the board");
+            let c = match pos.piece_at(sq) {
+                Some(p) => p.letter(),
+                None => match v.terrain(sq) {
+                    Terrain::Plain | Terrain::OffBoard => '.',
+                    Terrain::Water => '~',
+                    Terrain::Bridge => '=',
+                    _ => '+',
+                },
+            };
+            out.push(' ');
+            out.push(c);
+        }
+        out.push('\n');
+    }
+    out.push_str("    ");
+    for file in 0..v.files {
+        out.push(' ');
+        out.push((b'a' + file) as char);
+    }
+    out.push('\n');
+    out
+}

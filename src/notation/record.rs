@@ -229,21 +229,20 @@ pub fn read_record(text: &str) -> Result<Record, RecordError> {
         let reason = find("Reason").and_then(|r| Reason::from_str_name(&r));
         let moves = status_name(variant, game.outcome());
         if game.outcome().is_none() && result != "ongoing" {
-            let applied =
-                match (result.as_str(), reason) {
-                    ("draw", _) => game.agree_draw().is_ok(),
-                    (r, Some(reason @ (Reason::Resignation | Reason::Timeout))) => match Side::BOTH
-                        .into_iter()
-                        .find(|s| status_name(variant, Some(Outcome::win(*s, reason))) == r)
-                    {
-                        Some(winner) if reason == Reason::Resignation => {
-                            game.resign(winner.other()).is_ok()
-                        }
-                        Some(winner) => game.lose_on_time(winner.other()).is_ok(),
-                        None => false,
-                    },
-                    _ => false,
-                };
+            let applied = match (result.as_str(), reason) {
+                ("draw", _) => game.agree_draw().is_ok(),
+                (r, Some(reason @ (Reason::Resignation | Reason::Timeout))) => match Side::BOTH
+                    .into_iter()
+                    .find(|s| status_name(variant, Some(Outcome::win(*s, reason))) == r)
+                {
+                    Some(winner) if reason == Reason::Resignation => {
+                        game.resign(winner.other()).is_ok()
+                    }
+                    Some(winner) => game.lose_on_time(winner.other()).is_ok(),
+                    None => false,
+                },
+                _ => false,
+            };
             if !applied {
                 return Err(RecordError::ResultMismatch {
                     record: result,

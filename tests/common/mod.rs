@@ -1,0 +1,64 @@
+//! Helpers shared by the rules tests: positions from a list of pieces, moves by their text.
+#![allow(dead_code)]
+
+use taflbot::notation::{canonical, read_move};
+use taflbot::rules::{parse_position, Position, Square, Variant};
+
+/// Writes the position string of a board with the given pieces ("Kf6 te5 Tg6": letter, square),
+/// side letter and extra fields, then reads it as a position of the variant.
+pub fn pos(variant: &str, side_and_fields: &str, pieces: &str) -> Position {
+    let text = position_string(variant, side_and_fields, pieces);
+    parse_position(Variant::by_id(variant).unwrap(), &text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+pub fn position_string(variant: &str, side_and_fields: &str, pieces: &str) -> String {
+    let v = Variant::by_id(variant).unwrap();
+    let mut grid = vec![vec!['.'; v.files as usize]; v.ranks as usize];
+    for word in pieces.split_whitespace() {
+        let letter = word.chars().next().unwrap();
+        let sq: Square = word[1..].parse().unwrap();
+        grid[sq.rank() as usize][sq.file() as usize] = letter;
+    }
+    let mut rows = Vec::new();
+    for rank in (0..v.ranks as usize).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for c in &grid[rank] {
+            if *c == '.' {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                row.push(*c);
+            }
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
+    }
+    format!("{} {side_and_fields}", rows.join("/"))
+}
+
+/// Plays a move written as text; returns the new position and the canonical text (with captures).
+pub fn play(p: &Position, text: &str) -> (Position, String) {
+    let (m, _) = read_move(p, text).unwrap_or_else(|e| panic!("{text}: {e}\n{p:?}"));
+    let written = canonical(p, m);
+    let (next, _) = p.play(m).unwrap();
+    (next, written)
+}
+
+/// The refusal of a move, as the player reads it.
+pub fn refusal(p: &Position, text: &str) -> String {
+    match read_move(p, text) {
+        Ok((m, _)) => panic!("{text} was accepted as {m:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+pub fn sq(name: &str) -> Square {
+    name.parse().unwrap()
+}

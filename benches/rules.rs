@@ -1,1 +1,125 @@
-fn main() {}
+//! Rules-core speed: listing legal moves, playing a capturing move, and whole random games.
+//! Positions come from seeded random playouts, so every run measures the same positions.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use taflbot::rules::random::{playout, Rng, Step};
+use taflbot::rules::{Move, Position, Variant};
+
+const MIDGAME_VARIANTS: [&str; 6] = [
+    "tyr-11",
+    "tyr-17",
+    "odin-15",
+    "sea-battle-11",
+    "tablut",
+    "standard-13",
+];
+
+/// Mid-game positions (plies 20 to 60 of random games, not over, no open chain).
+fn midgame_positions(id: &str, count: usize) -> Vec<Position> {
+    let v = Variant::by_id(id).unwrap();
+    let start = Position::start(v);
+    let mut out = Vec::new();
+    let mut seed = 0;
+    while out.len() < count {
+        let mut rng = Rng::new(seed);
+        seed += 1;
+        let mut ply = 0;
+        playout(&start, &mut rng, 60, |pos, _| {
+            ply += 1;
+            if ply >= 20
+                && ply % 10 == 0
+                && pos.chain().is_none()
+                && !pos.is_over()
+                && out.len() < count
+            {
+                out.push(pos.clone());
+            }
+        });
+    }
+    out
+}
+
+/// Capturing moves with the positions they are played in.
+fn capturing_moves(id: &str, count: usize) -> Vec<(Position, Move)> {
+    let v = Variant::by_id(id).unwrap();
+    let start = Position::start(v);
+    let mut out = Vec::new();
+    let mut seed = 1000;
+    while out.len() < count {
+        let mut rng = Rng::new(seed);
+        seed += 1;
+        playout(&start, &mut rng, 200, |pos, step| {
+            if let Step::Moved(m) = step {
+                let mut after = pos.clone();
+                if !after.play_unchecked(*m).is_empty() && out.len() < count {
+                    out.push((pos.clone(), *m));
+                }
+            }
+        });
+    }
+    out
+}
+
+fn legal_moves(c: &mut Criterion) {
+    let mut group = c.benchmark_group("legal_moves");
+    for id in MIDGAME_VARIANTS {
+        let positions = midgame_positions(id, 64);
+        let total: usize = positions.iter().map(|p| p.legal_moves().len()).sum();
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        let mut buf = Vec::with_capacity(512);
+        group.bench_function(
+            format!("{id} ({} moves per position)", total / positions.len()),
+            |b| {
+                b.iter(|| {
+                    for p in &positions {
+                        p.legal_moves_into(&mut buf);
+                        black_box(buf.len());
+                    }
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+fn play(c: &mut Criterion) {
+    let mut group = c.benchmark_group("play_capture");
+    for id in ["tyr-11", "tyr-17", "odin-15", "sea-battle-11", "tablut"] {
+        let cases = capturing_moves(id, 64);
+        group.throughput(Throughput::Elements(cases.len() as u64));
+        group.bench_function(id, |b| {
+            b.iter(|| {
+                for (p, m) in &cases {
+                    let mut next = p.clone();
+                    black_box(next.play_unchecked(*m));
+                    black_box(next.outcome());
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+fn random_game(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random_game");
+    for id in ["tyr-11", "tablut", "sea-battle-11"] {
+        let start = Position::start(Variant::by_id(id).unwrap());
+        let mut seed = 0u64;
+        group.bench_function(id, |b| {
+            b.iter_batched(
+                || {
+                    seed += 1;
+                    Rng::new(seed)
+                },
+                |mut rng| black_box(playout(&start, &mut rng, 10_000, |_, _| {})),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, legal_moves, play, random_game);
+criterion_main!(benches);

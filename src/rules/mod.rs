@@ -11,6 +11,7 @@
 //! assert!(game.outcome().is_none());
 //! ```
 
+mod capture;
 mod error;
 mod game;
 mod moves;

@@ -6,9 +6,7 @@ use super::error::{IllegalMove, SetupError};
 use super::moves::{Captures, Move, MoveKind, Outcome, Reason, Slot};
 use super::piece::{Piece, Role, Side, PIECE_MASK, ROLE_MASK, SIDE_BIT};
 use super::square::{Dir, Square, SquareSet, GRID};
-use super::variant::{
-    Escape, Jumps, KingCapture, Terrain, Throne, Variant, PASS, STOP, TERRAIN_SHIFT,
-};
+use super::variant::{Escape, Jumps, Terrain, Throne, Variant, PASS, STOP, TERRAIN_SHIFT};
 
 /// Any arrangement of pieces with a side to move, maybe nonsense. [`Position::from_setup`] checks it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -504,9 +502,7 @@ impl Position {
 
     /// Whether `m`, played by the chain's piece, may continue the chain.
     fn continues_chain(&self, m: Move) -> bool {
-        let mut after = self.clone();
-        let captures = after.apply(m);
-        if !captures.is_empty() {
+        if !self.captures_of(m).is_empty() {
             return true;
         }
         let king = role_of(self.cells[m.from.index()]) == Some(Role::King);
@@ -593,120 +589,38 @@ impl Position {
         self.set_slot(Slot::Defending);
     }
 
+    /// What `m` would capture, the board left as it is.
+    #[inline]
+    pub(crate) fn captures_of(&self, m: Move) -> Captures {
+        super::capture::captures(self.variant, &self.cells, m)
+    }
+
     /// Moves the piece and makes the captures; nothing else.
     #[inline]
     fn apply(&mut self, m: Move) -> Captures {
-        let mut captures = Captures::new();
+        let captures = self.captures_of(m);
         if self.cells[m.to.index()] & PIECE_MASK != 0 {
-            // A Standard takes Cavalry by replacement.
+            // A Standard takes Cavalry by replacement (listed among the captures).
             self.take(m.to);
-            captures.push(m.to);
         }
         let code = self.take(m.from);
         self.put(m.to, code);
         let side = side_of(code);
-        let role = role_of(code).unwrap_or(Role::Man);
-        if matches!(role, Role::King | Role::Standard) {
+        if matches!(role_of(code), Some(Role::King | Role::Standard)) {
             self.royal[side.index()] = Some(m.to);
         }
-        if role == Role::King && !self.variant.rules.king_armed {
-            return captures;
-        }
-        for dir in Dir::ALL {
-            let victim_sq = m.to.step(dir);
-            let v = self.cells[victim_sq.index()];
-            if v & PIECE_MASK == 0 || side_of(v) == side {
+        for sq in captures.iter() {
+            if sq == m.to {
                 continue;
             }
-            let victim_role = role_of(v).unwrap_or(Role::Man);
-            let captured = match victim_role {
-                Role::King => self.king_captured(victim_sq, dir),
-                Role::Standard => self.surrounded_by(victim_sq, side),
-                _ => self.hostile(victim_sq.step(dir), side.other()),
-            };
-            if !captured {
-                continue;
-            }
-            captures.push(victim_sq);
-            let code = self.take(victim_sq);
-            if victim_role == Role::VMan {
-                self.put(victim_sq, code ^ SIDE_BIT);
-            } else if matches!(victim_role, Role::King | Role::Standard) {
-                self.royal[side.other().index()] = None;
+            let victim = self.take(sq);
+            match role_of(victim) {
+                Some(Role::VMan) => self.put(sq, victim ^ SIDE_BIT),
+                Some(Role::King | Role::Standard) => self.royal[side.other().index()] = None,
+                _ => {}
             }
         }
         captures
-    }
-
-    /// Whether the square closes a sandwich against a piece of `victim`'s side.
-    #[inline]
-    fn hostile(&self, sq: Square, victim: Side) -> bool {
-        let c = self.cells[sq.index()];
-        if c & PIECE_MASK != 0 {
-            if side_of(c) != victim {
-                return role_of(c) != Some(Role::King) || self.variant.rules.king_armed;
-            }
-            // Cartier: the king on his throne with three attackers around it is hostile to the
-            // defender on the fourth side.
-            return self.variant.rules.throne == Some(Throne::Cartier)
-                && victim == Side::Defenders
-                && role_of(c) == Some(Role::King)
-                && terrain_of(c) == Terrain::Throne
-                && self.attackers_around(sq) == 3;
-        }
-        matches!(
-            terrain_of(c),
-            Terrain::Throne | Terrain::Corner | Terrain::Hill | Terrain::Haven
-        )
-    }
-
-    fn attackers_around(&self, sq: Square) -> usize {
-        Dir::ALL
-            .iter()
-            .filter(|d| {
-                let c = self.cells[sq.step(**d).index()];
-                c & PIECE_MASK != 0 && side_of(c) == Side::Attackers
-            })
-            .count()
-    }
-
-    /// Whether an attacker's move beside the king (on `king`, reached going `dir`) captures him.
-    fn king_captured(&self, king: Square, dir: Dir) -> bool {
-        let attacker_or_throne = |sq: Square| {
-            let c = self.cells[sq.index()];
-            if c & PIECE_MASK != 0 {
-                side_of(c) == Side::Attackers
-            } else {
-                terrain_of(c) == Terrain::Throne
-            }
-        };
-        match self.variant.rules.king_capture {
-            KingCapture::Custodian => self.hostile(king.step(dir), Side::Defenders),
-            KingCapture::FourSides => self.attackers_around(king) == 4,
-            KingCapture::Cartier => {
-                let on_throne = self.variant.centre == Some(king);
-                let beside_throne = Dir::ALL
-                    .iter()
-                    .any(|d| self.variant.centre == Some(king.step(*d)));
-                if on_throne || beside_throne {
-                    Dir::ALL.iter().all(|d| attacker_or_throne(king.step(*d)))
-                } else {
-                    self.hostile(king.step(dir), Side::Defenders)
-                }
-            }
-            KingCapture::Copenhagen => {
-                !self.variant.edge.contains(king)
-                    && Dir::ALL.iter().all(|d| attacker_or_throne(king.step(*d)))
-            }
-        }
-    }
-
-    /// Save the Standard: enemy pieces (of `enemy`) on all four sides.
-    fn surrounded_by(&self, sq: Square, enemy: Side) -> bool {
-        Dir::ALL.iter().all(|d| {
-            let c = self.cells[sq.step(*d).index()];
-            c & PIECE_MASK != 0 && side_of(c) == enemy
-        })
     }
 
     /// A result that the board shows at once: a royal piece captured or home.

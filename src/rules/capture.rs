@@ -1,0 +1,164 @@
+//! Which pieces a move captures, worked out before the board changes. The move is seen through a
+//! view in which the piece has already left `from` and stands on `to`, so the same code answers
+//! "what would this capture?" (berserk continuations) and "what does it capture?" (playing).
+
+use super::moves::{Captures, Move};
+use super::piece::{Role, Side, PIECE_MASK, ROLE_MASK, SIDE_BIT};
+use super::square::{Dir, Square, GRID};
+use super::variant::{KingCapture, Terrain, Throne, Variant, TERRAIN_SHIFT};
+
+/// The board as it stands after the piece moved, before anything is captured.
+struct After<'a> {
+    variant: &'a Variant,
+    cells: &'a [u8; GRID],
+    from: Square,
+    to: Square,
+    mover: u8,
+}
+
+#[inline(always)]
+fn side_of(code: u8) -> Side {
+    if code & SIDE_BIT != 0 {
+        Side::Defenders
+    } else {
+        Side::Attackers
+    }
+}
+
+#[inline(always)]
+fn role_of(code: u8) -> Option<Role> {
+    Role::from_bits(code & ROLE_MASK)
+}
+
+#[inline(always)]
+fn terrain_of(code: u8) -> Terrain {
+    Terrain::from_bits(code >> TERRAIN_SHIFT)
+}
+
+impl After<'_> {
+    #[inline(always)]
+    fn at(&self, sq: Square) -> u8 {
+        let c = self.cells[sq.index()];
+        if sq == self.to {
+            (c & !PIECE_MASK) | self.mover
+        } else if sq == self.from {
+            c & !PIECE_MASK
+        } else {
+            c
+        }
+    }
+
+    /// Whether `sq` closes a sandwich against a piece of `victim`'s side.
+    #[inline]
+    fn hostile(&self, sq: Square, victim: Side) -> bool {
+        let c = self.at(sq);
+        if c & PIECE_MASK != 0 {
+            if side_of(c) != victim {
+                return role_of(c) != Some(Role::King) || self.variant.rules.king_armed;
+            }
+            // Cartier: the king on his throne with three attackers around it is hostile to the
+            // defender on the fourth side.
+            return self.variant.rules.throne == Some(Throne::Cartier)
+                && victim == Side::Defenders
+                && role_of(c) == Some(Role::King)
+                && terrain_of(c) == Terrain::Throne
+                && self.attackers_around(sq) == 3;
+        }
+        matches!(
+            terrain_of(c),
+            Terrain::Throne | Terrain::Corner | Terrain::Hill | Terrain::Haven
+        )
+    }
+
+    fn attackers_around(&self, sq: Square) -> usize {
+        Dir::ALL
+            .iter()
+            .filter(|d| {
+                let c = self.at(sq.step(**d));
+                c & PIECE_MASK != 0 && side_of(c) == Side::Attackers
+            })
+            .count()
+    }
+
+    fn attacker_or_throne(&self, sq: Square) -> bool {
+        let c = self.at(sq);
+        if c & PIECE_MASK != 0 {
+            side_of(c) == Side::Attackers
+        } else {
+            terrain_of(c) == Terrain::Throne
+        }
+    }
+
+    /// Whether the attacker's arrival beside the king (on `king`, in direction `dir`) takes him.
+    fn king_captured(&self, king: Square, dir: Dir) -> bool {
+        let v = self.variant;
+        match v.rules.king_capture {
+            KingCapture::Custodian => self.hostile(king.step(dir), Side::Defenders),
+            KingCapture::FourSides => self.attackers_around(king) == 4,
+            KingCapture::Cartier => {
+                let near_throne = v
+                    .centre
+                    .is_some_and(|c| c == king || Dir::ALL.iter().any(|d| king.step(*d) == c));
+                if near_throne {
+                    Dir::ALL
+                        .iter()
+                        .all(|d| self.attacker_or_throne(king.step(*d)))
+                } else {
+                    self.hostile(king.step(dir), Side::Defenders)
+                }
+            }
+            KingCapture::Copenhagen => {
+                !v.edge.contains(king)
+                    && Dir::ALL
+                        .iter()
+                        .all(|d| self.attacker_or_throne(king.step(*d)))
+            }
+        }
+    }
+
+    /// Save the Standard: pieces of `enemy` on all four sides.
+    fn surrounded_by(&self, sq: Square, enemy: Side) -> bool {
+        Dir::ALL.iter().all(|d| {
+            let c = self.at(sq.step(*d));
+            c & PIECE_MASK != 0 && side_of(c) == enemy
+        })
+    }
+}
+
+/// The squares that `m` captures on (a V-man's among them, though it only changes sides).
+#[inline]
+pub(super) fn captures(variant: &Variant, cells: &[u8; GRID], m: Move) -> Captures {
+    let mut out = Captures::new();
+    let mover = cells[m.from.index()] & PIECE_MASK;
+    let side = side_of(mover);
+    if cells[m.to.index()] & PIECE_MASK != 0 {
+        // A Standard takes Cavalry by replacement.
+        out.push(m.to);
+    }
+    if role_of(mover) == Some(Role::King) && !variant.rules.king_armed {
+        return out;
+    }
+    let view = After {
+        variant,
+        cells,
+        from: m.from,
+        to: m.to,
+        mover,
+    };
+    for dir in Dir::ALL {
+        let sq = m.to.step(dir);
+        let victim = view.at(sq);
+        if victim & PIECE_MASK == 0 || side_of(victim) == side {
+            continue;
+        }
+        let taken = match role_of(victim) {
+            Some(Role::King) => view.king_captured(sq, dir),
+            Some(Role::Standard) => view.surrounded_by(sq, side),
+            _ => view.hostile(sq.step(dir), side.other()),
+        };
+        if taken {
+            out.push(sq);
+        }
+    }
+    out
+}

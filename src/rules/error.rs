@@ -59,12 +59,9 @@ pub enum IllegalMove {
     },
     NotCavalry {
         at: Square,
-        piece: &'static str,
+        piece: String,
     },
     BadTurn,
-    JumpNotAllowed {
-        piece: &'static str,
-    },
     JumpOverKing,
     JumpOverCommander,
     JumpOverFriend,
@@ -132,14 +129,13 @@ impl fmt::Display for IllegalMove {
             NotCavalry { at, piece } => {
                 write!(
                     f,
-                    "only Cavalry may turn a corner; the piece on {at} is a {piece}"
+                    "only Cavalry may turn a corner, and the piece on {at} is {piece}"
                 )
             }
             BadTurn => write!(
                 f,
                 "Cavalry turns with one step at right angles at the end of a straight move"
             ),
-            JumpNotAllowed { piece } => write!(f, "a {piece} cannot jump"),
             JumpOverKing => write!(f, "a commander may not jump the king"),
             JumpOverCommander => write!(f, "a commander may not jump another commander"),
             JumpOverFriend => write!(f, "a commander may jump only an enemy piece"),
@@ -182,7 +178,7 @@ pub enum SetupError {
     },
     CannotStand {
         at: Square,
-        piece: &'static str,
+        piece: String,
         square: &'static str,
     },
     TwoRoyals {
@@ -208,7 +204,7 @@ impl fmt::Display for SetupError {
             UnknownPiece(c) => write!(f, "'{c}' is not a piece letter"),
             RoleNotInVariant { at, piece } => write!(f, "this variant has no {piece} (on {at})"),
             CannotStand { at, piece, square } => {
-                write!(f, "a {piece} cannot stand on the {square} {at}")
+                write!(f, "{piece} cannot stand on the {square} {at}")
             }
             TwoRoyals { piece } => write!(f, "a side may have only one {piece}"),
             WrongSideRoyal { at } => write!(f, "the king on {at} must be a defender (upper case K)"),

@@ -157,7 +157,7 @@ impl Position {
             if variant.access(piece.role)[terrain as usize] & STOP == 0 && !king_on_throne {
                 return Err(SetupError::CannotStand {
                     at: sq,
-                    piece: variant.role_name(piece.role),
+                    piece: variant.role_phrase(piece.role),
                     square: terrain.name(),
                 });
             }
@@ -858,7 +858,7 @@ impl Position {
         if piece.role != Role::Cavalry {
             return Err(IllegalMove::NotCavalry {
                 at: from,
-                piece: self.variant.role_name(piece.role),
+                piece: self.variant.role_phrase(piece.role),
             });
         }
         if !self.variant.contains(corner) {

@@ -246,6 +246,15 @@ impl Variant {
         }
     }
 
+    /// The role's name with its article: "a man", "the king", "Infantry".
+    pub fn role_phrase(&self, role: Role) -> String {
+        match role {
+            Role::King | Role::Standard => format!("the {}", self.role_name(role)),
+            Role::Infantry | Role::Cavalry => self.role_name(role).to_string(),
+            _ => format!("a {}", self.role_name(role)),
+        }
+    }
+
     /// The roles that a position of this variant may hold.
     pub fn roles(&self) -> &'static [Role] {
         match self.family {

@@ -1,0 +1,233 @@
+//! The command line, run as a user runs it.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn taflbot(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_str(&stdout(out)).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)))
+}
+
+#[test]
+fn variants_lists_every_variant() {
+    let out = taflbot(&["variants", "--json"]);
+    assert!(out.status.success());
+    let list = json(&out);
+    let ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["id"].as_str().unwrap())
+        .collect();
+    for id in [
+        "tyr-11",
+        "tyr-commanders-17",
+        "odin-15",
+        "sea-battle-9",
+        "tablut",
+        "standard-13",
+    ] {
+        assert!(ids.contains(&id), "{id}");
+    }
+    assert!(stdout(&taflbot(&["variants"])).contains("Sea Battle 13x13"));
+}
+
+#[test]
+fn moves_prints_one_canonical_move_per_line() {
+    let out = taflbot(&["moves", "--variant", "tablut"]);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 80);
+    assert!(lines.contains(&"d1-d4"));
+    let out = taflbot(&[
+        "moves",
+        "--variant",
+        "tyr-commanders-11",
+        "--position",
+        "11/11/11/11/11/3t7/3c7/11/11/5K5/11 a",
+    ]);
+    let text = stdout(&out);
+    assert!(text.lines().any(|l| l == "d5^d7"), "{text}");
+}
+
+#[test]
+fn perft_counts_each_depth() {
+    let out = taflbot(&["perft", "--variant", "tablut", "3"]);
+    assert_eq!(stdout(&out), "1 80\n2 4400\n3 353200\n");
+}
+
+#[test]
+fn replay_reports_turns_captures_and_the_result() {
+    let out = taflbot(&[
+        "replay",
+        "--variant",
+        "tyr-11",
+        "--json",
+        "d1-d3",
+        "e5-e2",
+        "h1-h3",
+    ]);
+    assert!(out.status.success());
+    let v = json(&out);
+    assert_eq!(v["variant"], "tyr-11");
+    assert_eq!(v["turns"].as_array().unwrap().len(), 3);
+    assert_eq!(v["turns"][0]["moves"][0], "d1-d3");
+    assert_eq!(v["to_move"], "defenders");
+    assert_eq!(v["status"], "ongoing");
+    assert_eq!(v["reason"], Value::Null);
+    assert!(v["position"].as_str().unwrap().ends_with(" d"));
+}
+
+#[test]
+fn replay_plays_a_berserk_chain_as_one_turn() {
+    // Attacker c1 takes d5 (against e5) and then b8 (against a8) in one turn.
+    let start = "11/11/7K3/tT9/11/11/3Tt6/11/11/11/2t8 a";
+    let out = taflbot(&[
+        "replay",
+        "--variant",
+        "tyr-11",
+        "--position",
+        start,
+        "--json",
+        "c1-c5 c5-c8",
+        "h9-h10",
+    ]);
+    let v = json(&out);
+    assert!(out.status.success(), "{v}");
+    assert_eq!(
+        v["turns"][0]["moves"],
+        serde_json::json!(["c1-c5xd5", "c5-c8xb8"])
+    );
+    assert_eq!(v["turns"][0]["captures"], serde_json::json!(["d5", "b8"]));
+    assert_eq!(v["to_move"], "attackers");
+
+    // A capture not continued ends the turn when the next argument begins.
+    let out = taflbot(&[
+        "replay",
+        "--variant",
+        "tyr-11",
+        "--position",
+        start,
+        "--json",
+        "c1-c5",
+        "h9-h10",
+    ]);
+    let v = json(&out);
+    assert!(out.status.success(), "{v}");
+    assert_eq!(v["turns"][1]["moves"], serde_json::json!(["h9-h10"]));
+}
+
+#[test]
+fn replay_refuses_an_illegal_turn_with_its_number() {
+    let out = taflbot(&["replay", "--variant", "tyr-11", "--json", "d1-d3", "f4-f9"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["error"]["turn"], 2);
+    assert_eq!(v["error"]["text"], "f4-f9");
+    assert_eq!(v["error"]["message"], "the path is blocked at f5");
+
+    let out = taflbot(&["replay", "--variant", "tyr-11", "--json", "zz"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(json(&out)["error"]["turn"], 1);
+}
+
+#[test]
+fn replay_refuses_turns_after_the_end() {
+    let start = "11/11/11/11/11/11/11/11/11/2K8/7t3 d";
+    let out = taflbot(&[
+        "replay",
+        "--variant",
+        "tyr-11",
+        "--position",
+        start,
+        "--json",
+        "c2-a2",
+        "h1-h2",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["error"]["turn"], 2);
+    assert_eq!(v["error"]["message"], "the game is over");
+
+    let out = taflbot(&[
+        "replay",
+        "--variant",
+        "tyr-11",
+        "--position",
+        start,
+        "--json",
+        "c2-a2",
+    ]);
+    let v = json(&out);
+    assert_eq!(v["status"], "defenders_won");
+    assert_eq!(v["reason"], "king_escaped");
+}
+
+#[test]
+fn replay_handles_save_the_standard_turns() {
+    let out = taflbot(&[
+        "replay",
+        "--variant",
+        "standard-7",
+        "--json",
+        "a11-b11",
+        "d14-e14 a5-b5",
+        "d6-e6",
+    ]);
+    let v = json(&out);
+    assert!(out.status.success(), "{v}");
+    assert_eq!(v["to_move"], "gold");
+    assert_eq!(v["slot"], "attacking");
+    assert_eq!(v["status"], "ongoing");
+    assert_eq!(
+        v["turns"][1]["moves"],
+        serde_json::json!(["d14-e14", "a5-b5"])
+    );
+
+    let out = taflbot(&[
+        "replay",
+        "--variant",
+        "standard-7",
+        "--json",
+        "a11-b11",
+        "d14-e14",
+        "d6-e6",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["error"]["turn"], 2);
+    assert_eq!(
+        v["error"]["message"],
+        "the turn is not over: the attacking slot still needs a move"
+    );
+}
+
+#[test]
+fn bad_input_gets_one_clear_line() {
+    let out = taflbot(&["moves", "--variant", "chess"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("taflbot: unknown variant \"chess\"; the variants are tyr-11"),
+        "{err}"
+    );
+
+    let out = taflbot(&["moves", "--variant", "tablut", "--position", "9/9 a"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err.trim(),
+        "taflbot: the position is not legal for tablut: the position is 9x2, but this variant's board is 9x9"
+    );
+}

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::notation::{self, canonical, play_turn, status_name};
+use crate::notation::{self, canonical, play_turn, status_name, TurnEnd};
 use crate::rules::{parse_position, perft, write_position, Game, Position, Variant};
 
 /// A failure with the exit status it deserves and the text to print.
@@ -107,7 +107,12 @@ pub fn replay(
     let start = start_position(variant, position)?;
     let mut game = Game::from_position(start);
     for (i, turn) in turns.iter().enumerate() {
-        if let Err(e) = play_turn(&mut game, turn, i + 1 == turns.len()) {
+        let end = if i + 1 == turns.len() {
+            TurnEnd::MayStayOpen
+        } else {
+            TurnEnd::Whole
+        };
+        if let Err(e) = play_turn(&mut game, turn, end) {
             let several = notation::split_moves(turn).len() > 1;
             let message = if several {
                 e.to_string()

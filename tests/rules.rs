@@ -637,3 +637,43 @@ fn position_strings_read_back() {
     assert_eq!(back, open);
     assert_eq!(back.hash(), open.hash());
 }
+
+#[test]
+fn a_side_whose_every_move_repeats_a_third_time_loses_in_tablut() {
+    let mut game = Game::from_position(
+        taflbot::rules::parse_position(
+            Variant::by_id("tablut").unwrap(),
+            "9/9/9/3t5/2tK5/2t1t4/3t5/9/t8 a",
+        )
+        .unwrap(),
+    );
+    shuffle(
+        &mut game,
+        &[
+            "a1-a2", "d5-d4", "a2-a1", "d4-d5", "a1-a2", "d5-d4", "a2-a1",
+        ],
+    );
+    assert!(game.legal_moves().is_empty());
+    assert_eq!(game.outcome(), won(Side::Attackers, Reason::NoMoves));
+}
+
+#[test]
+fn a_caret_marks_only_a_jump() {
+    let p = pos("tyr-commanders-11", "a", "cd4 Kh9");
+    assert_eq!(
+        refusal(&p, "d4^d9"),
+        "that is not a jump: ^ marks a commander's jump over one adjacent piece"
+    );
+}
+
+#[test]
+fn the_first_mover_is_the_setups() {
+    for v in Variant::all() {
+        assert_eq!(
+            taflbot::rules::Position::start(v).turn(),
+            v.first,
+            "{}",
+            v.id
+        );
+    }
+}

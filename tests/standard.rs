@@ -266,3 +266,27 @@ fn the_big_board_plays_too() {
     assert_eq!(written, "g25-f25-f24");
     assert_eq!((p.turn(), p.slot()), (Side::RED, Some(Slot::Defending)));
 }
+
+#[test]
+fn positions_in_the_middle_of_a_turn_count_for_repetition() {
+    // The position with Gold's attacking slot due comes round a third time: a draw, although no
+    // position at the start of a turn repeated three times.
+    let mut game = Game::from_position(pos("standard-7", "g slot:defending", "Sd4 Ia13 sd12"));
+    let turns = [
+        "d4-d3 a13-a14",
+        "d12-d13",
+        "d3-d2 a14-a13",
+        "d13-d12",
+        "d2-d3 a13-a14",
+        "d12-d13",
+        "d3-c3 a14-a13",
+        "d13-d12",
+    ];
+    for turn in turns {
+        taflbot::notation::play_turn(&mut game, turn, taflbot::notation::TurnEnd::Whole).unwrap();
+        assert_eq!(game.outcome(), None, "{turn}");
+    }
+    taflbot::notation::play_turn(&mut game, "c3-d3", taflbot::notation::TurnEnd::MayStayOpen)
+        .unwrap();
+    assert_eq!(game.outcome(), Some(Outcome::draw(Reason::Repetition)));
+}

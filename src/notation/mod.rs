@@ -225,6 +225,12 @@ pub fn split_moves(turn: &str) -> Vec<String> {
         let bare = word.parse::<Square>().is_ok();
         match pending.take() {
             Some(p) => out.push(format!("{p} {word}")),
+            // Announced captures written apart belong to the move before: `e5-e8 xe9`.
+            None if word.starts_with(['x', 'X']) && !out.is_empty() => {
+                let last = out.last_mut().expect("not empty");
+                last.push(' ');
+                last.push_str(word);
+            }
             None if bare => pending = Some(word.to_string()),
             None => out.push(word.to_string()),
         }
@@ -247,22 +253,36 @@ impl fmt::Display for TurnError {
     }
 }
 
-/// Plays one whole turn written as moves separated by spaces. A berserk chain left open by the
-/// previous turn ends first. With `last` false, a Save-the-Standard turn must be complete.
-pub fn play_turn(game: &mut Game, text: &str, last: bool) -> Result<(), TurnError> {
+/// How the text of a turn must end.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TurnEnd {
+    /// The turn is whole: a berserk chain still open at the end is ended, and a Save-the-Standard
+    /// turn must have had its attacking slot (unless nothing could be moved in it).
+    Whole,
+    /// The turn may stay open, waiting for a continuation or for its attacking slot.
+    MayStayOpen,
+}
+
+/// Plays one turn written as moves separated by spaces. A berserk chain left open by the previous
+/// turn ends first. The text is read in full before anything is played.
+pub fn play_turn(game: &mut Game, text: &str, end: TurnEnd) -> Result<(), TurnError> {
     let fail = |text: &str, error: MoveError| TurnError {
         text: text.to_string(),
         error,
     };
-    let moves = split_moves(text);
-    if moves.is_empty() {
+    let words = split_moves(text);
+    if words.is_empty() {
         return Err(fail(text, ParseMoveError::Empty.into()));
     }
-    if game.position().chain().is_some() {
+    let mut moves = Vec::with_capacity(words.len());
+    for word in &words {
+        moves.push(parse_move(word).map_err(|e| fail(word, e.into()))?);
+    }
+    if game.position().chain().is_some() && game.outcome().is_none() {
         game.end_turn().map_err(|e| fail(text, e.into()))?;
     }
     let side = game.position().turn();
-    for (i, word) in moves.iter().enumerate() {
+    for (i, (word, mt)) in words.iter().zip(&moves).enumerate() {
         if i > 0 && game.turns().last().is_none_or(|t| t.complete) {
             let e = match game.outcome() {
                 Some(_) => IllegalMove::GameOver,
@@ -270,15 +290,16 @@ pub fn play_turn(game: &mut Game, text: &str, last: bool) -> Result<(), TurnErro
             };
             return Err(fail(word, e.into()));
         }
-        let mt = parse_move(word).map_err(|e| fail(word, e.into()))?;
-        let (m, _) = resolve(game.position(), &mt).map_err(|e| fail(word, e.into()))?;
+        let (m, _) = resolve(game.position(), mt).map_err(|e| fail(word, e.into()))?;
         game.play(m).map_err(|e| fail(word, e.into()))?;
     }
-    let open_slot = game.position().slot().is_some()
-        && game.position().turn() == side
-        && game.outcome().is_none();
-    if open_slot && !last {
-        return Err(fail(text, IllegalMove::TurnIncomplete.into()));
+    if end == TurnEnd::Whole && game.outcome().is_none() {
+        if game.position().chain().is_some() {
+            game.end_turn().map_err(|e| fail(text, e.into()))?;
+        }
+        if game.position().slot().is_some() && game.position().turn() == side {
+            return Err(fail(text, IllegalMove::TurnIncomplete.into()));
+        }
     }
     Ok(())
 }

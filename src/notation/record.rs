@@ -13,13 +13,14 @@
 //! ```
 //!
 //! `N.` opens the first mover's turn of round N and `N...` the other side's. A turn's moves (a
-//! berserk chain, Save the Standard's two slots) share its line. A `Position` tag gives the start
+//! berserk chain, Save the Standard's two slots) share its line. A turn still in progress (a chain
+//! that may go on, a Save-the-Standard turn before its attacking move) ends its line with `...`. A `Position` tag gives the start
 //! when it is not the variant's. `Result` is `ongoing`, `draw` or `<side>_won`; `Reason` is one of
 //! [`crate::rules::Reason`]'s names.
 
 use std::fmt;
 
-use super::{canonical, play_turn, TurnError};
+use super::{canonical, play_turn, TurnEnd, TurnError};
 use crate::rules::{parse_position, write_position, Game, Outcome, Reason, Side, Variant};
 
 /// A game read from a record, with its tags.
@@ -144,7 +145,8 @@ pub fn write_record(game: &Game, tags: &[(&str, &str)]) -> String {
                 canonical(before, p.mv)
             })
             .collect();
-        out.push_str(&format!("{marker} {}\n", moves.join(" ")));
+        let open = if turn.complete { "" } else { " ..." };
+        out.push_str(&format!("{marker} {}{open}\n", moves.join(" ")));
     }
     out
 }
@@ -207,11 +209,12 @@ pub fn read_record(text: &str) -> Result<Record, RecordError> {
         ),
         None => Game::new(variant),
     };
-    let count = body.len();
-    for (n, (line, text)) in body.iter().enumerate() {
+    let first = game.start().turn();
+    for (line, text) in &body {
         let (number, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
         let digits = number.trim_end_matches('.');
-        if !number.ends_with('.')
+        let dots = number.len() - digits.len();
+        if !(dots == 1 || dots == 3)
             || digits.is_empty()
             || !digits.bytes().all(|b| b.is_ascii_digit())
         {
@@ -222,7 +225,25 @@ pub fn read_record(text: &str) -> Result<Record, RecordError> {
                 ),
             });
         }
-        play_turn(&mut game, rest, n + 1 == count)
+        let (rest, end) = match rest.trim_end().strip_suffix("...") {
+            Some(moves) => (moves, TurnEnd::MayStayOpen),
+            None => (rest, TurnEnd::Whole),
+        };
+        let mut side = game.position().turn();
+        if game.position().chain().is_some() {
+            side = side.other();
+        }
+        if game.outcome().is_none() && (dots == 1) != (side == first) {
+            let marker = if side == first { "N." } else { "N..." };
+            return Err(RecordError::Syntax {
+                line: *line,
+                why: format!(
+                    "this is {}, so it is numbered {marker}",
+                    variant.turn_phrase(side)
+                ),
+            });
+        }
+        play_turn(&mut game, rest, end)
             .map_err(|error| RecordError::Turn { line: *line, error })?;
     }
     if let Some(result) = find("Result") {
@@ -230,7 +251,7 @@ pub fn read_record(text: &str) -> Result<Record, RecordError> {
         let moves = status_name(variant, game.outcome());
         if game.outcome().is_none() && result != "ongoing" {
             let applied = match (result.as_str(), reason) {
-                ("draw", _) => game.agree_draw().is_ok(),
+                ("draw", None | Some(Reason::Agreement)) => game.agree_draw().is_ok(),
                 (r, Some(reason @ (Reason::Resignation | Reason::Timeout))) => match Side::BOTH
                     .into_iter()
                     .find(|s| status_name(variant, Some(Outcome::win(*s, reason))) == r)

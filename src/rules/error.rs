@@ -73,6 +73,8 @@ pub enum IllegalMove {
     /// Cartier's rule: a move may not produce a position for the third time.
     Repetition,
     NoOpenChain,
+    /// Written with `^`, but the move is no jump.
+    NotAJump,
     /// A turn's text goes on after the turn passed to the other side.
     TurnOver,
     /// A Save-the-Standard turn's text stops before its attacking slot.
@@ -147,6 +149,10 @@ impl fmt::Display for IllegalMove {
             ),
             Repetition => write!(f, "that move would repeat a position for the third time"),
             NoOpenChain => write!(f, "there is no berserk chain to end"),
+            NotAJump => write!(
+                f,
+                "that is not a jump: ^ marks a commander's jump over one adjacent piece"
+            ),
             TurnOver => write!(
                 f,
                 "the turn was already over: the next turn is a separate entry"

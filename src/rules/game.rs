@@ -108,8 +108,14 @@ impl Game {
         next.turn() != self.position.turn() || next.is_over()
     }
 
+    /// Whether `next` is a position that repetition counts: the end of a turn, or in Save the
+    /// Standard the end of a slot (RULES.md §0: the same board, side to move and slot).
+    fn counted(&self, next: &Position) -> bool {
+        self.ends_turn(next) || next.slot() != self.position.slot()
+    }
+
     fn repeats_third_time(&self, next: &Position) -> bool {
-        self.ends_turn(next) && self.seen.get(&next.hash()).copied().unwrap_or(0) >= 2
+        self.counted(next) && self.seen.get(&next.hash()).copied().unwrap_or(0) >= 2
     }
 
     /// Checks and plays a move.
@@ -139,10 +145,14 @@ impl Game {
             }),
         }
         let ends = self.ends_turn(&next);
+        let counted = self.counted(&next);
         self.positions
             .push(std::mem::replace(&mut self.position, next));
         if ends {
-            self.finish_turn(side);
+            self.complete_turn();
+        }
+        if counted {
+            self.count_position(side);
         }
         Ok(played)
     }
@@ -159,27 +169,40 @@ impl Game {
         }
         let side = self.position.turn();
         self.position = next;
-        self.finish_turn(side);
+        self.complete_turn();
+        self.count_position(side);
         Ok(())
     }
 
-    fn finish_turn(&mut self, mover: Side) {
+    fn complete_turn(&mut self) {
         if let Some(turn) = self.turns.last_mut() {
             turn.complete = true;
         }
+    }
+
+    /// Counts the position `mover` just produced and applies the repetition rule.
+    fn count_position(&mut self, mover: Side) {
         if self.position.is_over() {
             return;
         }
+        let repetition = self.variant().rules.repetition;
         let count = self.seen.entry(self.position.hash()).or_insert(0);
         *count += 1;
         if *count >= 3 {
-            self.ending = match self.variant().rules.repetition {
+            self.ending = match repetition {
                 Repetition::DefendersLose if mover == Side::Defenders => {
                     Some(Outcome::win(Side::Attackers, Reason::Repetition))
                 }
                 Repetition::Draw => Some(Outcome::draw(Reason::Repetition)),
                 _ => None,
             };
+        }
+        // Where repetition forbids moves, it may forbid every move: the side is stuck and loses.
+        if repetition == Repetition::Illegal
+            && self.ending.is_none()
+            && self.legal_moves().is_empty()
+        {
+            self.ending = Some(Outcome::win(self.position.turn().other(), Reason::NoMoves));
         }
     }
 

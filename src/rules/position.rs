@@ -743,6 +743,9 @@ impl Position {
                 .map(|m| self.canonical_turn(m)),
             _ => self.check_line(piece, m.from, m.to),
         }?;
+        if m.kind == MoveKind::Jump && found.kind != MoveKind::Jump {
+            return Err(IllegalMove::NotAJump);
+        }
         if self.chain.is_some() && !self.continues_chain(found) {
             return Err(IllegalMove::ContinuationMustCapture);
         }

@@ -148,9 +148,8 @@ pub struct Row {
     pub family: Family,
     pub files: u8,
     pub ranks: u8,
-    /// The start position as a position string.
+    /// The start position as a position string; its side letter says who moves first.
     pub setup: &'static str,
-    pub first: Side,
     pub rules: Rules,
     pub summary: &'static str,
 }
@@ -361,7 +360,10 @@ impl Variant {
             files: w,
             ranks: h,
             setup: row.setup,
-            first: row.first,
+            first: match row.setup.split_whitespace().nth(1) {
+                Some("d") | Some("g") => Side::Defenders,
+                _ => Side::Attackers,
+            },
             rules: row.rules,
             summary: row.summary,
             empty_cells: cells,
@@ -486,11 +488,6 @@ macro_rules! row {
             files: $w,
             ranks: $h,
             setup: $setup,
-            first: if matches!(Family::$family, Family::SaveTheStandard) {
-                Side::GOLD
-            } else {
-                Side::Attackers
-            },
             rules: $rules,
             summary: $summary,
         }

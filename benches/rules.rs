@@ -98,6 +98,14 @@ fn play(c: &mut Criterion) {
                 }
             })
         });
+        // The copy alone, to tell what the play costs beyond it.
+        group.bench_function(format!("{id} (copy only)"), |b| {
+            b.iter(|| {
+                for (p, _) in &cases {
+                    black_box(p.clone());
+                }
+            })
+        });
     }
     group.finish();
 }

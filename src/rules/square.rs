@@ -58,6 +58,12 @@ impl Square {
         Square((self.0 as i32 + dir.offset()) as u16)
     }
 
+    /// The cell `n` steps away in `dir` (wrapping for far-off cells, which are never read).
+    #[inline(always)]
+    pub(crate) const fn step_by(self, dir: Dir, n: i32) -> Square {
+        Square((self.0 as i32 + dir.offset() * n) as u16)
+    }
+
     /// Squares between `self` and `to` (exclusive), if they share a file or rank.
     pub fn line_to(self, to: Square) -> Option<(Dir, u8)> {
         let (df, dr) = (

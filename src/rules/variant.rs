@@ -3,7 +3,7 @@
 use std::sync::LazyLock;
 
 use super::piece::{Role, Side};
-use super::square::{Square, SquareSet, GRID};
+use super::square::{Square, SquareSet, GRID, MAX_FILES, MAX_RANKS};
 
 /// The family a variant belongs to; it names the pieces and the sides.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -136,6 +136,9 @@ impl Terrain {
 }
 
 pub(crate) const TERRAIN_SHIFT: u8 = 4;
+/// Row masks: one per grid row (the board's ranks and the border rows).
+pub(crate) const RANK_MASKS: usize = MAX_RANKS as usize + 2;
+pub(crate) const FILE_MASKS: usize = MAX_FILES as usize;
 /// A piece may pass over the square.
 pub(crate) const PASS: u8 = 1;
 /// A piece may end its move on the square.
@@ -167,8 +170,17 @@ pub struct Variant {
     pub summary: &'static str,
     /// The empty board: terrain in bits 4..7 of every cell, off-board cells marked.
     pub(crate) empty_cells: [u8; GRID],
+    /// Per grid row (rank + 1), a bit per file (bit file + 1) for every square a slide cannot cross
+    /// as a plain empty square: off-board and special squares. Pieces are added by positions.
+    pub(crate) empty_rows: [u32; RANK_MASKS],
+    /// Per file, a bit per rank (bit rank + 1), likewise.
+    pub(crate) empty_cols: [u32; FILE_MASKS],
     /// `access[role][terrain]`: PASS and STOP bits.
     pub(crate) access: [[u8; 8]; 8],
+    /// Whether a role may pass or stop on any special square of this board, so that a slide must
+    /// look beyond one; false for every role in variants without special squares (and for all in
+    /// Tablut, whose throne bars everyone).
+    pub(crate) walks_specials: [bool; 8],
     /// Save the Standard: the squares from which a side's piece moves in the defending slot (its
     /// own field and the bridges), indexed by side. Empty for other variants.
     pub(crate) home: [SquareSet; 2],
@@ -353,6 +365,26 @@ impl Variant {
                 }
             }
         }
+        let access = access_table(&row.rules);
+        let mut walks_specials = [false; 8];
+        for (role, walks) in walks_specials.iter_mut().enumerate() {
+            *walks = cells
+                .iter()
+                .map(|c| c >> TERRAIN_SHIFT)
+                .filter(|t| *t != Terrain::Plain as u8 && *t != Terrain::OffBoard as u8)
+                .any(|t| access[role][t as usize] != 0);
+        }
+        let mut empty_rows = [u32::MAX; RANK_MASKS];
+        let mut empty_cols = [u32::MAX; FILE_MASKS];
+        for r in 0..h {
+            for f in 0..w {
+                let sq = Square::new(f, r).unwrap();
+                if cells[sq.index()] == 0 {
+                    empty_rows[r as usize + 1] &= !(1 << (f + 1));
+                    empty_cols[f as usize] &= !(1 << (r + 1));
+                }
+            }
+        }
         Variant {
             id: row.id,
             name: row.name,
@@ -367,7 +399,10 @@ impl Variant {
             rules: row.rules,
             summary: row.summary,
             empty_cells: cells,
-            access: access_table(&row.rules),
+            empty_rows,
+            empty_cols,
+            access,
+            walks_specials,
             home,
             away,
             edge,

@@ -129,5 +129,129 @@ fn random_game(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, legal_moves, play, random_game);
+/// The same positions in the `hnefatafl` crate (MIT), set to our rules as far as it can be: Cartier's
+/// Tablut fully (bar repetition), Sea Battle with its closest king setting. The differential test
+/// checks that both engines list the same moves for such positions.
+mod peer {
+    use hnefatafl::aliases::MediumBasicBoardState;
+    use hnefatafl::board::state::BoardState;
+    use hnefatafl::collections::PieceSet;
+    use hnefatafl::game::logic::GameLogic;
+    use hnefatafl::game::state::GameState;
+    use hnefatafl::pieces::{Side as HSide, BASIC_PIECES};
+    use hnefatafl::play::Play;
+    use hnefatafl::rules::{
+        HostilityRules, KingAttack, KingStrength, OccupyRules, PassRules, Ruleset,
+    };
+    use taflbot::rules::{write_position, Position};
+
+    pub type Board = MediumBasicBoardState;
+
+    pub const CARTIER: Ruleset = Ruleset {
+        pieces: BASIC_PIECES,
+        edge_escape: true,
+        king_strength: KingStrength::StrongByThrone,
+        king_attack: KingAttack::Armed,
+        shieldwall: None,
+        exit_fort: false,
+        hostile_tiles: HostilityRules {
+            throne: PieceSet::all(),
+            corners: PieceSet::none(),
+            edge: PieceSet::none(),
+        },
+        occupiable_tiles: OccupyRules {
+            throne: PieceSet::none(),
+            corners: PieceSet::all(),
+        },
+        passable_tiles: PassRules {
+            throne: PieceSet::none(),
+        },
+        slow_pieces: PieceSet::none(),
+        starting_side: HSide::Attacker,
+        enclosure_win: None,
+        repetition_rule: None,
+        draw_on_no_plays: false,
+        linnaean_capture: true,
+    };
+
+    pub const SEA_BATTLE: Ruleset = Ruleset {
+        pieces: BASIC_PIECES,
+        edge_escape: true,
+        king_strength: KingStrength::Strong,
+        king_attack: KingAttack::Hammer,
+        shieldwall: None,
+        exit_fort: false,
+        hostile_tiles: HostilityRules {
+            throne: PieceSet::none(),
+            corners: PieceSet::none(),
+            edge: PieceSet::none(),
+        },
+        occupiable_tiles: OccupyRules {
+            throne: PieceSet::all(),
+            corners: PieceSet::all(),
+        },
+        passable_tiles: PassRules {
+            throne: PieceSet::all(),
+        },
+        slow_pieces: PieceSet::none(),
+        starting_side: HSide::Attacker,
+        enclosure_win: None,
+        repetition_rule: None,
+        draw_on_no_plays: false,
+        linnaean_capture: false,
+    };
+
+    /// Both formats list the rows from the top with t, T and K.
+    pub fn state(pos: &Position) -> GameState<Board> {
+        let text = write_position(pos);
+        let mut fields = text.split_whitespace();
+        let board = fields.next().unwrap();
+        let side = if fields.next() == Some("a") {
+            HSide::Attacker
+        } else {
+            HSide::Defender
+        };
+        GameState::new(board, side).unwrap()
+    }
+
+    pub fn legal_moves(logic: &GameLogic<Board>, state: &GameState<Board>, out: &mut Vec<Play>) {
+        out.clear();
+        for tile in state.board.occupied_by_side(state.side_to_play) {
+            out.extend(logic.iter_plays(tile, state).unwrap().map(|p| p.play));
+        }
+    }
+}
+
+fn peer_legal_moves(c: &mut Criterion) {
+    let mut group = c.benchmark_group("peer_legal_moves");
+    for (id, rules, n) in [
+        ("tablut", peer::CARTIER, 9),
+        ("sea-battle-11", peer::SEA_BATTLE, 11),
+    ] {
+        let positions = midgame_positions(id, 64);
+        let logic = hnefatafl::game::logic::GameLogic::<peer::Board>::new(rules, n);
+        let states: Vec<_> = positions.iter().map(peer::state).collect();
+        let mut buf = Vec::with_capacity(512);
+        for (p, st) in positions.iter().zip(&states) {
+            peer::legal_moves(&logic, st, &mut buf);
+            assert_eq!(
+                buf.len(),
+                p.legal_moves().len(),
+                "the peer lists as many moves"
+            );
+        }
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_function(format!("hnefatafl {id}"), |b| {
+            b.iter(|| {
+                for st in &states {
+                    peer::legal_moves(&logic, st, &mut buf);
+                    black_box(buf.len());
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, legal_moves, play, random_game, peer_legal_moves);
 criterion_main!(benches);

@@ -417,38 +417,51 @@ impl Position {
         let (file, rank) = (from.file() as u32, from.rank() as u32);
         let row = self.rows[rank as usize + 1];
         let col = self.cols[file as usize];
-        let runs = [
-            (Dir::Up, (col >> (rank + 2)).trailing_zeros()),
-            (Dir::Right, (row >> (file + 2)).trailing_zeros()),
-            (Dir::Down, (col << (31 - rank)).leading_zeros()),
-            (Dir::Left, (row << (31 - file)).leading_zeros()),
-        ];
         let walks = self.variant.walks_specials[role as usize];
-        for (dir, run) in runs {
-            push_run(moves, from, dir, run as usize);
-            if !walks {
-                continue;
-            }
-            let mut sq = from.step_by(dir, run as i32 + 1);
+        // Written out for each direction: a loop over the four keeps its state on the stack.
+        let up = (col >> (rank + 2)).trailing_zeros();
+        self.slide_run(from, Dir::Up, up, walks, access, moves);
+        let right = (row >> (file + 2)).trailing_zeros();
+        self.slide_run(from, Dir::Right, right, walks, access, moves);
+        let down = (col << (31 - rank)).leading_zeros();
+        self.slide_run(from, Dir::Down, down, walks, access, moves);
+        let left = (row << (31 - file)).leading_zeros();
+        self.slide_run(from, Dir::Left, left, walks, access, moves);
+    }
+
+    #[inline(always)]
+    fn slide_run(
+        &self,
+        from: Square,
+        dir: Dir,
+        run: u32,
+        walks: bool,
+        access: &[u8; 8],
+        moves: &mut Vec<Move>,
+    ) {
+        push_run(moves, from, dir, run as usize);
+        if !walks {
+            return;
+        }
+        let mut sq = from.step_by(dir, run as i32 + 1);
+        let c = self.cells[sq.index()];
+        if c & PIECE_MASK != 0 || terrain_of(c) == Terrain::OffBoard {
+            return;
+        }
+        // A special square: the square-by-square walk decides.
+        loop {
             let c = self.cells[sq.index()];
-            if c & PIECE_MASK != 0 || terrain_of(c) == Terrain::OffBoard {
-                continue;
+            if c & PIECE_MASK != 0 {
+                break;
             }
-            // A special square: the square-by-square walk decides.
-            loop {
-                let c = self.cells[sq.index()];
-                if c & PIECE_MASK != 0 {
-                    break;
-                }
-                let a = access[(c >> TERRAIN_SHIFT) as usize];
-                if a & STOP != 0 {
-                    moves.push(Move::slide(from, sq));
-                }
-                if a & PASS == 0 {
-                    break;
-                }
-                sq = sq.step(dir);
+            let a = access[(c >> TERRAIN_SHIFT) as usize];
+            if a & STOP != 0 {
+                moves.push(Move::slide(from, sq));
             }
+            if a & PASS == 0 {
+                break;
+            }
+            sq = sq.step(dir);
         }
     }
 
@@ -616,7 +629,25 @@ impl Position {
     }
 
     fn has_continuation(&self, sq: Square) -> bool {
-        !self.piece_moves(sq, &mut |m| !self.continues_chain(m))
+        let code = self.cells[sq.index()];
+        let simple = matches!(role_of(code), Some(Role::Man | Role::King | Role::VMan))
+            && !self.variant.walks_specials[(code & ROLE_MASK) as usize];
+        if !simple {
+            return !self.piece_moves(sq, &mut |m| !self.continues_chain(m));
+        }
+        // Plain slides only: the runs come from the masks, as in `fast_slides`.
+        let (file, rank) = (sq.file() as u32, sq.rank() as u32);
+        let row = self.rows[rank as usize + 1];
+        let col = self.cols[file as usize];
+        let runs = [
+            (Dir::Up, (col >> (rank + 2)).trailing_zeros()),
+            (Dir::Right, (row >> (file + 2)).trailing_zeros()),
+            (Dir::Down, (col << (31 - rank)).leading_zeros()),
+            (Dir::Left, (row << (31 - file)).leading_zeros()),
+        ];
+        runs.iter().any(|&(dir, run)| {
+            (1..=run as i32).any(|k| self.continues_chain(Move::slide(sq, sq.step_by(dir, k))))
+        })
     }
 
     // ----- playing -----

@@ -129,14 +129,35 @@ impl After<'_> {
 #[inline]
 pub(super) fn captures(variant: &Variant, cells: &[u8; GRID], m: Move) -> Captures {
     let mut out = Captures::new();
+    scan(variant, cells, m, |sq| {
+        out.push(sq);
+        true
+    });
+    out
+}
+
+/// Whether `m` captures anything; stops at the first capture.
+#[inline]
+pub(super) fn captures_any(variant: &Variant, cells: &[u8; GRID], m: Move) -> bool {
+    !scan(variant, cells, m, |_| false)
+}
+
+/// Calls `found` with each square `m` captures on, until it returns false; returns false then.
+#[inline(always)]
+fn scan(
+    variant: &Variant,
+    cells: &[u8; GRID],
+    m: Move,
+    mut found: impl FnMut(Square) -> bool,
+) -> bool {
     let mover = cells[m.from.index()] & PIECE_MASK;
     let side = side_of(mover);
-    if cells[m.to.index()] & PIECE_MASK != 0 {
+    if cells[m.to.index()] & PIECE_MASK != 0 && !found(m.to) {
         // A Standard takes Cavalry by replacement.
-        out.push(m.to);
+        return false;
     }
     if role_of(mover) == Some(Role::King) && !variant.rules.king_armed {
-        return out;
+        return true;
     }
     let view = After {
         variant,
@@ -156,9 +177,9 @@ pub(super) fn captures(variant: &Variant, cells: &[u8; GRID], m: Move) -> Captur
             Some(Role::Standard) => view.surrounded_by(sq, side),
             _ => view.hostile(sq.step(dir), side.other()),
         };
-        if taken {
-            out.push(sq);
+        if taken && !found(sq) {
+            return false;
         }
     }
-    out
+    true
 }

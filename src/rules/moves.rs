@@ -51,10 +51,19 @@ impl Move {
 }
 
 /// The squares a move captured on (for a V-man: where it changed sides), in board order.
-#[derive(Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Captures {
-    squares: [Option<Square>; Captures::CAPACITY],
+    squares: [Square; Captures::CAPACITY],
     len: u8,
+}
+
+impl Default for Captures {
+    fn default() -> Captures {
+        Captures {
+            squares: [Square::from_index(0); Captures::CAPACITY],
+            len: 0,
+        }
+    }
 }
 
 impl Captures {
@@ -67,7 +76,7 @@ impl Captures {
 
     pub(crate) fn push(&mut self, sq: Square) {
         if (self.len as usize) < Self::CAPACITY {
-            self.squares[self.len as usize] = Some(sq);
+            self.squares[self.len as usize] = sq;
             self.len += 1;
         }
     }
@@ -93,7 +102,7 @@ impl Captures {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = Square> + '_ {
-        self.squares[..self.len as usize].iter().flatten().copied()
+        self.squares[..self.len as usize].iter().copied()
     }
 }
 

@@ -625,7 +625,7 @@ impl Position {
             let c = self.cells[m.to.step(*d).index()];
             c & ROLE_MASK != 0 && c & SIDE_BIT == enemy
         });
-        beside_enemy && !self.captures_of(m).is_empty()
+        beside_enemy && super::capture::captures_any(self.variant, &self.cells, m)
     }
 
     fn has_continuation(&self, sq: Square) -> bool {

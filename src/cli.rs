@@ -205,3 +205,42 @@ pub fn replay(
     }
     Ok(out)
 }
+
+/// Draws a position or a replayed game as a PNG, or the whole game as a GIF, into `out`.
+pub fn render(
+    variant: &'static Variant,
+    position: Option<&str>,
+    replay_turns: &[String],
+    theme: &str,
+    flip: bool,
+    gif: bool,
+    out: &std::path::Path,
+) -> Result<String, CliError> {
+    use crate::render::{Renderer, Scene, Theme};
+    let theme = Theme::by_name(theme).ok_or_else(|| {
+        let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
+        CliError::plain(format!(
+            "unknown theme \"{theme}\"; the themes are {}",
+            names.join(", ")
+        ))
+    })?;
+    let mut game = Game::from_position(start_position(variant, position)?);
+    for (i, turn) in replay_turns.iter().enumerate() {
+        let end = if i + 1 == replay_turns.len() {
+            TurnEnd::MayStayOpen
+        } else {
+            TurnEnd::Whole
+        };
+        play_turn(&mut game, turn, end)
+            .map_err(|e| CliError::plain(format!("turn {} (\"{turn}\"): {}", i + 1, e.error)))?;
+    }
+    let renderer = Renderer::new();
+    let bytes = if gif {
+        renderer.gif(&game, theme, flip, None)
+    } else {
+        renderer.png(&Scene::game(&game).flipped(flip), theme)
+    };
+    std::fs::write(out, &bytes)
+        .map_err(|e| CliError::plain(format!("cannot write {}: {e}", out.display())))?;
+    Ok(format!("wrote {} ({} bytes)\n", out.display(), bytes.len()))
+}

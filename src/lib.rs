@@ -1,3 +1,4 @@
 pub mod cli;
 pub mod notation;
+pub mod render;
 pub mod rules;

@@ -43,6 +43,27 @@ enum Command {
         #[arg(allow_hyphen_values = true)]
         turns: Vec<String>,
     },
+    /// Draw a position (or the end of replayed turns) as a PNG, or a whole game as a GIF.
+    Render {
+        #[arg(long)]
+        variant: String,
+        #[arg(long)]
+        position: Option<String>,
+        /// Turns to play first, one argument each (as for `replay`).
+        #[arg(long, num_args = 1..)]
+        replay: Vec<String>,
+        /// classic or contrast.
+        #[arg(long, default_value = "classic")]
+        theme: String,
+        /// Show the board from the other side (a1 in the top right).
+        #[arg(long)]
+        flip: bool,
+        /// Write an animated GIF of the whole game instead of a PNG.
+        #[arg(long)]
+        gif: bool,
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Count the move tree to each depth from 1 to DEPTH.
     Perft {
         #[arg(long)]
@@ -65,6 +86,23 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             json,
             turns,
         } => cli::replay(cli::variant(&variant)?, position.as_deref(), &turns, json),
+        Command::Render {
+            variant,
+            position,
+            replay,
+            theme,
+            flip,
+            gif,
+            out,
+        } => cli::render(
+            cli::variant(&variant)?,
+            position.as_deref(),
+            &replay,
+            &theme,
+            flip,
+            gif,
+            &out,
+        ),
         Command::Perft {
             variant,
             position,

@@ -1,0 +1,277 @@
+//! Pictures of the board: a PNG after every move, a GIF of a whole game.
+//!
+//! Like a good image server, the work is split in two: [`prepare`] makes, once per variant and
+//! theme, the palette, the empty board with its coordinates and every square as it can look; a
+//! picture then only copies prepared squares into an indexed image, writes the header, and encodes.
+//! Indexed pixels keep the encoding cheap and the files small.
+
+mod encode;
+mod prepare;
+mod theme;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+pub use prepare::{Mark, Prepared, HEADER, MARGIN, MAX_SIDE};
+pub use theme::{Colours, Rgb, Theme};
+
+use crate::rules::{Game, MoveKind, Outcome, Position, Side, Square, Variant};
+
+/// What a picture shows.
+#[derive(Clone, Debug)]
+pub struct Scene<'a> {
+    pub position: &'a Position,
+    /// The squares the last turn's moves went through: from, corner, to of each move.
+    pub moved: Vec<Square>,
+    /// Where pieces were captured (or V-men turned) in the last turn.
+    pub captured: Vec<Square>,
+    /// The number of turns played.
+    pub turns: usize,
+    /// Player names, attackers' (Red's) first.
+    pub names: Option<[String; 2]>,
+    pub outcome: Option<Outcome>,
+    /// Seen from the other side: `a1` in the top right.
+    pub flip: bool,
+}
+
+impl<'a> Scene<'a> {
+    /// A position alone, with no last turn.
+    pub fn position(position: &'a Position) -> Scene<'a> {
+        Scene {
+            position,
+            moved: Vec::new(),
+            captured: Vec::new(),
+            turns: 0,
+            names: None,
+            outcome: position.outcome(),
+            flip: false,
+        }
+    }
+
+    /// A game as it stands, its last turn marked.
+    pub fn game(game: &'a Game) -> Scene<'a> {
+        let mut scene = Scene::position(game.position());
+        scene.turns = game.turns().len();
+        scene.outcome = game.outcome();
+        if let Some(turn) = game.turns().last() {
+            for played in &turn.moves {
+                scene.moved.push(played.mv.from);
+                if let MoveKind::Turn { corner } = played.mv.kind {
+                    scene.moved.push(corner);
+                }
+                scene.moved.push(played.mv.to);
+                scene.captured.extend(played.captures.iter());
+            }
+        }
+        scene
+    }
+
+    pub fn flipped(mut self, flip: bool) -> Scene<'a> {
+        self.flip = flip;
+        self
+    }
+
+    pub fn named(mut self, names: Option<[String; 2]>) -> Scene<'a> {
+        self.names = names;
+        self
+    }
+}
+
+/// An indexed picture and the palette it indexes.
+pub struct Frame {
+    pub width: u32,
+    pub height: u32,
+    pub pixels: Vec<u8>,
+    pub prepared: Arc<Prepared>,
+}
+
+impl Frame {
+    /// The colour of a pixel.
+    pub fn rgb(&self, x: u32, y: u32) -> Rgb {
+        let i = self.pixels[(y * self.width + x) as usize];
+        self.prepared.palette.colours()[i as usize]
+    }
+}
+
+/// Draws pictures, keeping what it prepares for each variant and theme.
+#[derive(Default)]
+pub struct Renderer {
+    prepared: Mutex<HashMap<(&'static str, Theme), Arc<Prepared>>>,
+}
+
+impl Renderer {
+    pub fn new() -> Renderer {
+        Renderer::default()
+    }
+
+    /// The prepared material for a variant and theme (made on first use).
+    pub fn prepared(&self, variant: &'static Variant, theme: Theme) -> Arc<Prepared> {
+        let mut cache = self.prepared.lock().unwrap_or_else(|e| e.into_inner());
+        cache
+            .entry((variant.id, theme))
+            .or_insert_with(|| Arc::new(Prepared::new(variant, theme)))
+            .clone()
+    }
+
+    /// Composes a picture.
+    pub fn frame(&self, scene: &Scene, theme: Theme) -> Frame {
+        let prepared = self.prepared(scene.position.variant(), theme);
+        let p = &*prepared;
+        let v = p.variant;
+        let mut pixels = p.background[usize::from(scene.flip)].clone();
+        for sq in v.squares() {
+            let piece = scene.position.piece_at(sq).map(|pc| (pc.side, pc.role));
+            let mark = if scene.captured.contains(&sq) {
+                Mark::Captured
+            } else if scene.moved.contains(&sq) {
+                Mark::Moved
+            } else {
+                Mark::None
+            };
+            if piece.is_none() && mark == Mark::None {
+                continue;
+            }
+            let tile = &p.tiles[&(prepare::terrain_key(v, sq), piece, mark)];
+            p.blit(&mut pixels, p.origin(sq, scene.flip), tile);
+        }
+        let (first, second) = header_lines(scene);
+        draw_line(p, &mut pixels, &first, 8);
+        draw_line(p, &mut pixels, &second, 36);
+        Frame {
+            width: p.width,
+            height: p.height,
+            pixels,
+            prepared,
+        }
+    }
+
+    /// A PNG of the scene.
+    pub fn png(&self, scene: &Scene, theme: Theme) -> Vec<u8> {
+        encode::png(&self.frame(scene, theme))
+    }
+
+    /// An animated GIF of a whole game: the start, then one frame per turn. Each later frame
+    /// carries only the pixels that changed.
+    pub fn gif(
+        &self,
+        game: &Game,
+        theme: Theme,
+        flip: bool,
+        names: Option<[String; 2]>,
+    ) -> Vec<u8> {
+        let mut replay = Game::from_position(game.start().clone());
+        let mut frames = vec![self.frame(
+            &Scene::game(&replay).flipped(flip).named(names.clone()),
+            theme,
+        )];
+        for turn in game.turns() {
+            for played in &turn.moves {
+                if replay.position().chain().is_some() && replay.position().turn() != turn.side {
+                    let _ = replay.end_turn();
+                }
+                if replay.play(played.mv).is_err() {
+                    break;
+                }
+            }
+            if turn.complete && replay.position().chain().is_some() {
+                let _ = replay.end_turn();
+            }
+            frames.push(self.frame(
+                &Scene::game(&replay).flipped(flip).named(names.clone()),
+                theme,
+            ));
+        }
+        if let Some(last) = frames.last_mut() {
+            // The final frame shows how the game ended, resignations and agreements included.
+            let mut scene = Scene::game(&replay).flipped(flip).named(names);
+            scene.outcome = game.outcome();
+            *last = self.frame(&scene, theme);
+        }
+        encode::gif(&frames)
+    }
+}
+
+/// The header: the variant and turn, then who is to move or how the game ended.
+fn header_lines(scene: &Scene) -> (String, String) {
+    let v = scene.position.variant();
+    let name = |side: Side| -> String {
+        let role = v.side_name(side);
+        match &scene.names {
+            Some(names) => format!("{} ({role})", names[side as usize]),
+            None => capitalise(role),
+        }
+    };
+    let first = if scene.turns == 0 {
+        v.name.to_string()
+    } else {
+        format!("{}  ·  after turn {}", v.name, scene.turns)
+    };
+    let second = match scene.outcome {
+        None => {
+            let mut s = format!("{} to move", name(scene.position.turn()));
+            if let Some(slot) = scene.position.slot() {
+                s.push_str(&format!(" ({} move)", slot.as_str()));
+            }
+            if scene.position.chain().is_some() {
+                s.push_str(" (may go on capturing)");
+            }
+            s
+        }
+        Some(Outcome {
+            winner: None,
+            reason,
+        }) => format!("Draw: {}", reason_text(reason)),
+        Some(Outcome {
+            winner: Some(side),
+            reason,
+        }) => format!("{} won: {}", name(side), reason_text(reason)),
+    };
+    (first, second)
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// How a game ended, in a player's words.
+pub fn reason_text(reason: crate::rules::Reason) -> &'static str {
+    use crate::rules::Reason::*;
+    match reason {
+        KingCaptured => "the king was captured",
+        KingEscaped => "the king escaped",
+        Encircled => "the defenders are encircled",
+        ExitFort => "the king built an exit fort",
+        Repetition => "repetition",
+        NoMoves => "no legal move left",
+        StandardCaptured => "the Standard was captured",
+        StandardSaved => "the Standard reached its Haven",
+        Agreement => "agreed",
+        Resignation => "resignation",
+        Timeout => "time ran out",
+    }
+}
+
+/// Writes a header line at height `y`, from the left margin, cut to the picture's width.
+fn draw_line(p: &Prepared, pixels: &mut [u8], text: &str, y: i32) {
+    let mut x = MARGIN as f32;
+    let limit = (p.width - MARGIN) as f32;
+    for ch in text.chars() {
+        let owned;
+        let g = match p.glyphs.get(&ch) {
+            Some(g) => g,
+            None => {
+                owned = p.rasterize(ch, p.font_px);
+                &owned
+            }
+        };
+        if x + g.advance > limit {
+            break;
+        }
+        p.draw_glyph(pixels, g, x as i32, y);
+        x += g.advance;
+    }
+}

@@ -88,6 +88,9 @@ pub struct Glyph {
     pub advance: f32,
 }
 
+/// A square's look: its terrain key, the piece on it, and its mark.
+pub type TileKey = (u8, Option<(Side, Role)>, Mark);
+
 /// Everything a picture of this variant in this theme is made from.
 pub struct Prepared {
     pub variant: &'static Variant,
@@ -98,7 +101,7 @@ pub struct Prepared {
     pub palette: Palette,
     /// The empty board, as seen from Gold's or the attackers' side and flipped.
     pub background: [Vec<u8>; 2],
-    pub tiles: HashMap<(u8, Option<(Side, Role)>, Mark), Vec<u8>>,
+    pub tiles: HashMap<TileKey, Vec<u8>>,
     /// Header glyphs for printable ASCII; other characters are drawn when needed.
     pub glyphs: HashMap<char, Glyph>,
     pub shades: [u8; SHADES],

@@ -1,8 +1,9 @@
 //! Encoding: indexed PNG and GIF.
 //!
-//! The PNG is 8-bit indexed over the theme's palette (about forty colours), filtered with `Sub`
-//! (flat runs of one colour become runs of zeros) and deflated with the encoder's fast setting; the
-//! benchmark in `benches/render.rs` compares the settings.
+//! The PNG is 8-bit indexed over the theme's palette (about forty colours), filtered with `Up` (a
+//! square's rows repeat the row above, so most bytes become zeros) and deflated with the encoder's
+//! fast setting. `benches/render.rs` compares the settings: this pair is both the quickest and, but
+//! for the much slower adaptive and higher levels, the smallest.
 
 use std::borrow::Cow;
 
@@ -18,7 +19,7 @@ pub struct PngSettings {
 
 pub const PNG_SETTINGS: PngSettings = PngSettings {
     compression: png::Compression::Fast,
-    filter: png::Filter::Sub,
+    filter: png::Filter::Up,
 };
 
 pub fn png(frame: &Frame) -> Vec<u8> {
@@ -43,8 +44,9 @@ pub fn png_with(frame: &Frame, settings: PngSettings) -> Vec<u8> {
     out
 }
 
-/// An animated GIF: the first frame whole, each later one as the box of pixels that changed, with
-/// unchanged pixels inside it transparent.
+/// An animated GIF: the first frame whole; then for each turn only the rectangles that changed (the
+/// header, and each changed square, neighbours merged), as frames that follow one another within
+/// 20 ms, the last carrying the turn's delay.
 pub fn gif(frames: &[Frame]) -> Vec<u8> {
     let mut out = Vec::new();
     let Some(first) = frames.first() else {
@@ -61,76 +63,164 @@ pub fn gif(frames: &[Frame]) -> Vec<u8> {
         let mut previous: Option<&Frame> = None;
         for (i, frame) in frames.iter().enumerate() {
             let delay = if i + 1 == frames.len() { 400 } else { 80 };
-            let gif_frame = match previous {
-                None => gif::Frame {
-                    width: frame.width as u16,
-                    height: frame.height as u16,
-                    buffer: Cow::Borrowed(&frame.pixels),
-                    delay,
-                    ..gif::Frame::default()
-                },
-                Some(prev) => changed(prev, frame, delay),
-            };
-            encoder
-                .write_frame(&gif_frame)
-                .expect("writing to memory cannot fail");
+            match previous {
+                None => {
+                    let whole = gif::Frame {
+                        width: frame.width as u16,
+                        height: frame.height as u16,
+                        buffer: Cow::Borrowed(&frame.pixels),
+                        delay,
+                        ..gif::Frame::default()
+                    };
+                    encoder
+                        .write_frame(&whole)
+                        .expect("writing to memory cannot fail");
+                }
+                Some(prev) => {
+                    let rects = changed_rects(prev, frame);
+                    let count = rects.len().max(1);
+                    for k in 0..count {
+                        let rect = rects.get(k).copied().unwrap_or(Rect {
+                            x: 0,
+                            y: 0,
+                            w: 1,
+                            h: 1,
+                        });
+                        let d = if k + 1 == count { delay } else { 2 };
+                        let part = sub_frame(prev, frame, rect, d);
+                        encoder
+                            .write_frame(&part)
+                            .expect("writing to memory cannot fail");
+                    }
+                }
+            }
             previous = Some(frame);
         }
     }
     out
 }
 
-fn changed<'a>(prev: &Frame, next: &Frame, delay: u16) -> gif::Frame<'a> {
-    let w = next.width as usize;
-    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
-    for (y, (a, b)) in prev
-        .pixels
-        .chunks_exact(w)
-        .zip(next.pixels.chunks_exact(w))
-        .enumerate()
-    {
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Rect {
+    x: u32,
+    y: u32,
+    w: u32,
+    h: u32,
+}
+
+impl Rect {
+    fn union(self, o: Rect) -> Rect {
+        let (x, y) = (self.x.min(o.x), self.y.min(o.y));
+        let (x1, y1) = (
+            (self.x + self.w).max(o.x + o.w),
+            (self.y + self.h).max(o.y + o.h),
+        );
+        Rect {
+            x,
+            y,
+            w: x1 - x,
+            h: y1 - y,
+        }
+    }
+
+    fn area(self) -> u32 {
+        self.w * self.h
+    }
+}
+
+/// The regions that differ: the header strip and each board square (margins never change).
+fn changed_rects(prev: &Frame, next: &Frame) -> Vec<Rect> {
+    let p = &next.prepared;
+    let w = next.width;
+    let differs = |r: Rect| {
+        (r.y..r.y + r.h).any(|y| {
+            let start = (y * w + r.x) as usize;
+            prev.pixels[start..start + r.w as usize] != next.pixels[start..start + r.w as usize]
+        })
+    };
+    let mut rects: Vec<Rect> = Vec::new();
+    // The header: the box of its changed pixels.
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for y in 0..super::HEADER {
+        let start = (y * w) as usize;
+        let (a, b) = (
+            &prev.pixels[start..start + w as usize],
+            &next.pixels[start..start + w as usize],
+        );
         if a == b {
             continue;
         }
-        let first = a.iter().zip(b).position(|(p, q)| p != q).unwrap_or(0);
+        let first = a.iter().zip(b).position(|(p, q)| p != q).unwrap_or(0) as u32;
         let last = w
             - 1
             - a.iter()
                 .rev()
                 .zip(b.iter().rev())
                 .position(|(p, q)| p != q)
-                .unwrap_or(0);
-        x0 = x0.min(first);
-        x1 = x1.max(last);
-        y0 = y0.min(y);
-        y1 = y1.max(y);
+                .unwrap_or(0) as u32;
+        (x0, x1, y0, y1) = (x0.min(first), x1.max(last), y0.min(y), y1.max(y));
     }
-    if x0 == usize::MAX {
-        // Nothing changed: one transparent pixel keeps the frame's time.
-        return gif::Frame {
-            width: 1,
-            height: 1,
-            buffer: Cow::Owned(vec![TRANSPARENT]),
-            transparent: Some(TRANSPARENT),
-            delay,
-            dispose: gif::DisposalMethod::Keep,
-            ..gif::Frame::default()
-        };
+    if x0 != u32::MAX {
+        rects.push(Rect {
+            x: x0,
+            y: y0,
+            w: x1 - x0 + 1,
+            h: y1 - y0 + 1,
+        });
     }
-    let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);
-    let mut buffer = Vec::with_capacity(bw * bh);
-    for y in y0..=y1 {
-        let row = y * w;
-        for x in x0..=x1 {
-            let (p, q) = (prev.pixels[row + x], next.pixels[row + x]);
-            buffer.push(if p == q { TRANSPARENT } else { q });
+    for sq in p.variant.squares() {
+        for flip in [false, true] {
+            let (x, y) = p.origin(sq, flip);
+            let r = Rect {
+                x,
+                y,
+                w: p.square,
+                h: p.square,
+            };
+            if !rects.contains(&r) && differs(r) {
+                rects.push(r);
+            }
         }
     }
+    // Merge neighbours while the merged box costs little more than its parts.
+    let mut merged = true;
+    while merged {
+        merged = false;
+        'outer: for i in 0..rects.len() {
+            for j in i + 1..rects.len() {
+                let u = rects[i].union(rects[j]);
+                if u.area() * 2 <= (rects[i].area() + rects[j].area()) * 3 {
+                    rects[i] = u;
+                    rects.swap_remove(j);
+                    merged = true;
+                    break 'outer;
+                }
+            }
+        }
+    }
+    rects
+}
+
+fn sub_frame<'a>(prev: &Frame, next: &Frame, r: Rect, delay: u16) -> gif::Frame<'a> {
+    let w = next.width as usize;
+    let mut buffer = Vec::with_capacity(r.area() as usize);
+    for y in r.y as usize..(r.y + r.h) as usize {
+        let start = y * w + r.x as usize;
+        let (a, b) = (
+            &prev.pixels[start..start + r.w as usize],
+            &next.pixels[start..start + r.w as usize],
+        );
+        buffer.extend(
+            a.iter()
+                .zip(b)
+                .map(|(p, q)| if p == q { TRANSPARENT } else { *q }),
+        );
+    }
     gif::Frame {
-        left: x0 as u16,
-        top: y0 as u16,
-        width: bw as u16,
-        height: bh as u16,
+        left: r.x as u16,
+        top: r.y as u16,
+        width: r.w as u16,
+        height: r.h as u16,
         buffer: Cow::Owned(buffer),
         transparent: Some(TRANSPARENT),
         delay,

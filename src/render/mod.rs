@@ -12,6 +12,7 @@ mod theme;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+pub use encode::{png_with as encode_png_with, PngSettings, PNG_SETTINGS};
 pub use prepare::{Mark, Prepared, HEADER, MARGIN, MAX_SIDE};
 pub use theme::{Colours, Rgb, Theme};
 

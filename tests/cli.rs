@@ -231,3 +231,56 @@ fn bad_input_gets_one_clear_line() {
         "taflbot: the position is not legal for tablut: the position is 9x2, but this variant's board is 9x9"
     );
 }
+
+#[test]
+fn render_writes_a_png_and_a_gif() {
+    let dir = std::env::temp_dir().join(format!("taflbot-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("board.png");
+    let out = taflbot(&[
+        "render",
+        "--variant",
+        "tablut",
+        "--replay",
+        "d1-d3",
+        "e3-h3",
+        "--theme",
+        "contrast",
+        "--flip",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    let gif = dir.join("game.gif");
+    let out = taflbot(&[
+        "render",
+        "--variant",
+        "tyr-11",
+        "--replay",
+        "d1-d3",
+        "--gif",
+        "--out",
+        gif.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert_eq!(&std::fs::read(&gif).unwrap()[..3], b"GIF");
+    let out = taflbot(&[
+        "render",
+        "--variant",
+        "tyr-11",
+        "--theme",
+        "neon",
+        "--out",
+        gif.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("unknown theme \"neon\"; the themes are classic, contrast"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -135,7 +135,7 @@ impl Renderer {
             let tile = &p.tiles[&(prepare::terrain_key(v, sq), piece, mark)];
             p.blit(&mut pixels, p.origin(sq, scene.flip), tile);
         }
-        let (first, second) = header_lines(scene);
+        let (first, second) = header(scene);
         draw_line(p, &mut pixels, &first, 8);
         draw_line(p, &mut pixels, &second, 36);
         Frame {
@@ -193,7 +193,7 @@ impl Renderer {
 }
 
 /// The header: the variant and turn, then who is to move or how the game ended.
-fn header_lines(scene: &Scene) -> (String, String) {
+pub fn header(scene: &Scene) -> (String, String) {
     let v = scene.position.variant();
     let name = |side: Side| -> String {
         let role = v.side_name(side);

@@ -1,0 +1,244 @@
+//! Pictures are decoded and read back: the size, and at each square's centre the colour of the
+//! piece (or empty square) that is really there.
+
+use taflbot::notation::{play_turn, TurnEnd};
+use taflbot::render::{Renderer, Scene, Theme, MAX_SIDE};
+use taflbot::rules::random::{playout, Rng};
+use taflbot::rules::{parse_position, Game, Position, Square, Variant};
+
+/// A decoded PNG as RGB rows.
+struct Picture {
+    width: u32,
+    height: u32,
+    rgb: Vec<u8>,
+}
+
+impl Picture {
+    fn decode(bytes: &[u8]) -> Picture {
+        let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
+            .expect("a PNG")
+            .to_rgb8();
+        Picture {
+            width: img.width(),
+            height: img.height(),
+            rgb: img.into_raw(),
+        }
+    }
+
+    fn at(&self, x: u32, y: u32) -> [u8; 3] {
+        let i = ((y * self.width + x) * 3) as usize;
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    }
+}
+
+/// Checks every square's centre against the position.
+fn check_squares(renderer: &Renderer, pic: &Picture, pos: &Position, theme: Theme, flip: bool) {
+    let v = pos.variant();
+    let prepared = renderer.prepared(v, theme);
+    let colours = theme.colours();
+    let half = prepared.square / 2;
+    for sq in v.squares() {
+        let (x, y) = prepared.origin(sq, flip);
+        let got = pic.at(x + half, y + half);
+        let want = match pos.piece_at(sq) {
+            Some(piece) => colours.piece_centre(v, piece),
+            None => colours.empty_centre(v.terrain(sq), v.field_owner(sq)),
+        };
+        assert_eq!(
+            got,
+            want,
+            "{} {:?} {sq}: {:?}",
+            v.id,
+            theme,
+            pos.piece_at(sq)
+        );
+    }
+}
+
+#[test]
+fn every_variant_renders_in_both_themes_with_each_piece_where_it_stands() {
+    let renderer = Renderer::new();
+    for (i, v) in Variant::all().iter().enumerate() {
+        // A position from the middle of a random game, so pieces stand everywhere.
+        let mut rng = Rng::new(i as u64 + 5);
+        let pos = playout(&Position::start(v), &mut rng, 30, |_, _| {});
+        for theme in Theme::ALL {
+            let pic = Picture::decode(&renderer.png(&Scene::position(&pos), theme));
+            assert!(
+                pic.width.max(pic.height) <= MAX_SIDE,
+                "{} is {}x{}",
+                v.id,
+                pic.width,
+                pic.height
+            );
+            let square = renderer.prepared(v, theme).square;
+            if v.files.max(v.ranks) <= 11 {
+                assert!(square >= 48, "{}: {square} px squares", v.id);
+            }
+            check_squares(&renderer, &pic, &pos, theme, false);
+        }
+    }
+}
+
+#[test]
+fn piece_colours_are_told_apart() {
+    use taflbot::rules::{Piece, Role, Side};
+    for theme in Theme::ALL {
+        let c = theme.colours();
+        for v in Variant::all() {
+            let mut seen: Vec<[u8; 3]> = Vec::new();
+            for role in v.roles() {
+                for side in Side::BOTH {
+                    if *role == Role::King && side == Side::Attackers {
+                        continue;
+                    }
+                    let rgb = c.piece_centre(v, Piece::new(side, *role));
+                    assert!(
+                        !seen.contains(&rgb),
+                        "{} {theme:?}: {side:?} {role:?}",
+                        v.id
+                    );
+                    seen.push(rgb);
+                }
+            }
+            for sq in v.squares() {
+                let empty = c.empty_centre(v.terrain(sq), v.field_owner(sq));
+                assert!(
+                    !seen.contains(&empty),
+                    "{} {theme:?}: an empty {sq} looks like a piece",
+                    v.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_flipped_board_puts_a1_in_the_top_right() {
+    let renderer = Renderer::new();
+    let v = Variant::by_id("tyr-11").unwrap();
+    let pos = parse_position(v, "11/11/11/11/11/5K5/11/11/11/11/t10 a").unwrap();
+    let pic = Picture::decode(&renderer.png(&Scene::position(&pos).flipped(true), Theme::Classic));
+    let prepared = renderer.prepared(v, Theme::Classic);
+    let a1: Square = "a1".parse().unwrap();
+    let (x, y) = prepared.origin(a1, true);
+    assert!(
+        x > pic.width / 2 && y < pic.height / 2,
+        "a1 drawn at {x},{y}"
+    );
+    // The attacker on a1 is drawn there, and the top-right square of an unflipped board is k11.
+    let half = prepared.square / 2;
+    assert_eq!(
+        pic.at(x + half, y + half),
+        Theme::Classic.colours().attacker
+    );
+    check_squares(&renderer, &pic, &pos, Theme::Classic, true);
+    let plain = Picture::decode(&renderer.png(&Scene::position(&pos), Theme::Classic));
+    assert_eq!(
+        plain.at(x + half, y + half),
+        Theme::Classic.colours().square,
+        "k11 is empty"
+    );
+}
+
+#[test]
+fn the_last_turn_and_its_captures_are_marked() {
+    let renderer = Renderer::new();
+    let v = Variant::by_id("tyr-11").unwrap();
+    let mut game =
+        Game::from_position(parse_position(v, "11/11/11/11/11/3Tt6/11/11/7K3/11/2t8 a").unwrap());
+    play_turn(&mut game, "c1-c6", TurnEnd::Whole).unwrap();
+    let pic = Picture::decode(&renderer.png(&Scene::game(&game), Theme::Classic));
+    let p = renderer.prepared(v, Theme::Classic);
+    let c = Theme::Classic.colours();
+    let edge = |name: &str| {
+        let (x, y) = p.origin(name.parse().unwrap(), false);
+        pic.at(x + 2, y + p.square / 2)
+    };
+    let corner = |name: &str| {
+        let (x, y) = p.origin(name.parse().unwrap(), false);
+        pic.at(x + 3, y + 3)
+    };
+    assert_eq!(edge("c1"), c.moved);
+    assert_eq!(edge("c6"), c.moved);
+    assert_eq!(corner("d6"), c.captured);
+    assert_eq!(edge("e5"), c.square, "untouched squares are not marked");
+    check_squares(&renderer, &pic, game.position(), Theme::Classic, false);
+}
+
+#[test]
+fn the_header_tells_the_result() {
+    let renderer = Renderer::new();
+    let v = Variant::by_id("tyr-11").unwrap();
+    let mut game =
+        Game::from_position(parse_position(v, "11/11/11/11/11/11/11/11/11/2K8/7t3 d").unwrap());
+    let before = renderer.frame(&Scene::game(&game), Theme::Classic);
+    play_turn(&mut game, "c2-a2", TurnEnd::Whole).unwrap();
+    let scene = Scene::game(&game);
+    assert_eq!(
+        taflbot::render::header(&scene).1,
+        "Defenders won: the king escaped"
+    );
+    let after = renderer.frame(&scene, Theme::Classic);
+    let header_rows = (taflbot::render::HEADER * after.width) as usize;
+    assert_ne!(
+        before.pixels[..header_rows],
+        after.pixels[..header_rows],
+        "the header changed"
+    );
+    let named = Scene::game(&game).named(Some(["Ann".into(), "Bo".into()]));
+    assert_eq!(
+        taflbot::render::header(&named).1,
+        "Bo (defenders) won: the king escaped"
+    );
+}
+
+#[test]
+fn a_gif_replays_the_game_frame_by_frame() {
+    let renderer = Renderer::new();
+    let v = Variant::by_id("tyr-11").unwrap();
+    let mut game = Game::new(v);
+    for turn in ["d1-d3", "e5-e2", "h1-h3", "g5-g2"] {
+        play_turn(&mut game, turn, TurnEnd::Whole).unwrap();
+    }
+    let bytes = renderer.gif(&game, Theme::Classic, false, None);
+    // Decode, composing each frame onto the canvas as a viewer does.
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(bytes.as_slice()).unwrap();
+    let (w, h) = (decoder.width() as usize, decoder.height() as usize);
+    let mut canvas = vec![0u8; w * h];
+    let mut snapshots = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        for y in 0..frame.height as usize {
+            for x in 0..frame.width as usize {
+                let i = frame.buffer[y * frame.width as usize + x];
+                if Some(i) != frame.transparent {
+                    canvas[(frame.top as usize + y) * w + frame.left as usize + x] = i;
+                }
+            }
+        }
+        // A turn's picture is complete at the frame that carries its delay.
+        if frame.delay > 2 {
+            snapshots.push(canvas.clone());
+        }
+    }
+    assert_eq!(
+        snapshots.len(),
+        game.turns().len() + 1,
+        "the start and one picture per turn"
+    );
+    let last = renderer.frame(&Scene::game(&game), Theme::Classic);
+    assert_eq!(
+        snapshots.last().unwrap(),
+        &last.pixels,
+        "the last picture is the game's end"
+    );
+    let mut replay = Game::new(v);
+    play_turn(&mut replay, "d1-d3", TurnEnd::Whole).unwrap();
+    let second = renderer.frame(&Scene::game(&replay), Theme::Classic);
+    assert_eq!(
+        snapshots[1], second.pixels,
+        "the picture after the first turn"
+    );
+}

@@ -139,45 +139,56 @@ fn changed_rects(prev: &Frame, next: &Frame) -> Vec<Rect> {
         })
     };
     let mut rects: Vec<Rect> = Vec::new();
-    // The header: the box of its changed pixels.
-    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
-    for y in 0..super::HEADER {
-        let start = (y * w) as usize;
-        let (a, b) = (
-            &prev.pixels[start..start + w as usize],
-            &next.pixels[start..start + w as usize],
-        );
-        if a == b {
+    // The header: the box of changed pixels in each of its two lines.
+    let half = super::HEADER / 2;
+    for (top, bottom) in [(0, half), (half, super::HEADER)] {
+        let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+        for y in top..bottom {
+            let start = (y * w) as usize;
+            let (a, b) = (
+                &prev.pixels[start..start + w as usize],
+                &next.pixels[start..start + w as usize],
+            );
+            if a == b {
+                continue;
+            }
+            let first = a.iter().zip(b).position(|(p, q)| p != q).unwrap_or(0) as u32;
+            let last = w
+                - 1
+                - a.iter()
+                    .rev()
+                    .zip(b.iter().rev())
+                    .position(|(p, q)| p != q)
+                    .unwrap_or(0) as u32;
+            (x0, x1, y0, y1) = (x0.min(first), x1.max(last), y0.min(y), y1.max(y));
+        }
+        if x0 != u32::MAX {
+            rects.push(Rect {
+                x: x0,
+                y: y0,
+                w: x1 - x0 + 1,
+                h: y1 - y0 + 1,
+            });
+        }
+    }
+    // The board, a band of squares at a time: most bands did not change at all.
+    let v = p.variant;
+    let s = p.square;
+    let (left, top) = (super::MARGIN, super::HEADER + super::MARGIN);
+    for band in 0..v.ranks as u32 {
+        let y = top + band * s;
+        let (from, to) = ((y * w) as usize, ((y + s) * w) as usize);
+        if prev.pixels[from..to] == next.pixels[from..to] {
             continue;
         }
-        let first = a.iter().zip(b).position(|(p, q)| p != q).unwrap_or(0) as u32;
-        let last = w
-            - 1
-            - a.iter()
-                .rev()
-                .zip(b.iter().rev())
-                .position(|(p, q)| p != q)
-                .unwrap_or(0) as u32;
-        (x0, x1, y0, y1) = (x0.min(first), x1.max(last), y0.min(y), y1.max(y));
-    }
-    if x0 != u32::MAX {
-        rects.push(Rect {
-            x: x0,
-            y: y0,
-            w: x1 - x0 + 1,
-            h: y1 - y0 + 1,
-        });
-    }
-    for sq in p.variant.squares() {
-        for flip in [false, true] {
-            let (x, y) = p.origin(sq, flip);
+        for col in 0..v.files as u32 {
             let r = Rect {
-                x,
+                x: left + col * s,
                 y,
-                w: p.square,
-                h: p.square,
+                w: s,
+                h: s,
             };
-            if !rects.contains(&r) && differs(r) {
+            if differs(r) {
                 rects.push(r);
             }
         }

@@ -5,7 +5,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use taflbot::render::{encode_png_with, PngSettings, Renderer, Scene, Theme, PNG_SETTINGS};
-use taflbot::rules::random::Rng;
+use taflbot::rules::random::{play_random, Rng};
 use taflbot::rules::{Game, Variant};
 
 /// A random game of `turns` turns at least (the first seed whose game lasts that long), cut there.
@@ -14,16 +14,8 @@ fn random_game(id: &str, turns: usize) -> Game {
     for seed in 0.. {
         let mut rng = Rng::new(seed);
         let mut game = Game::new(v);
-        while game.outcome().is_none() && game.turns().iter().filter(|t| t.complete).count() < turns
-        {
-            let moves = game.legal_moves();
-            let chain = game.position().chain().is_some();
-            let pick = rng.below(moves.len() + usize::from(chain));
-            if pick == moves.len() {
-                game.end_turn().unwrap();
-            } else {
-                game.play(moves[pick]).unwrap();
-            }
+        while game.outcome().is_none() && game.turns().len() < turns {
+            play_random(&mut game, &mut rng, 1);
         }
         if game.turns().len() >= turns && game.outcome().is_none() {
             return game;

@@ -132,74 +132,21 @@ fn random_game(c: &mut Criterion) {
 /// The same positions in the `hnefatafl` crate (MIT), set to our rules as far as it can be: Cartier's
 /// Tablut fully (bar repetition), Sea Battle with its closest king setting. The differential test
 /// checks that both engines list the same moves for such positions.
+#[path = "../tests/common/peer_rules.rs"]
+mod peer_rules;
+
 mod peer {
     use hnefatafl::aliases::MediumBasicBoardState;
     use hnefatafl::board::state::BoardState;
-    use hnefatafl::collections::PieceSet;
     use hnefatafl::game::logic::GameLogic;
     use hnefatafl::game::state::GameState;
-    use hnefatafl::pieces::{Side as HSide, BASIC_PIECES};
+    use hnefatafl::pieces::Side as HSide;
     use hnefatafl::play::Play;
-    use hnefatafl::rules::{
-        HostilityRules, KingAttack, KingStrength, OccupyRules, PassRules, Ruleset,
-    };
     use taflbot::rules::{write_position, Position};
 
     pub type Board = MediumBasicBoardState;
 
-    pub const CARTIER: Ruleset = Ruleset {
-        pieces: BASIC_PIECES,
-        edge_escape: true,
-        king_strength: KingStrength::StrongByThrone,
-        king_attack: KingAttack::Armed,
-        shieldwall: None,
-        exit_fort: false,
-        hostile_tiles: HostilityRules {
-            throne: PieceSet::all(),
-            corners: PieceSet::none(),
-            edge: PieceSet::none(),
-        },
-        occupiable_tiles: OccupyRules {
-            throne: PieceSet::none(),
-            corners: PieceSet::all(),
-        },
-        passable_tiles: PassRules {
-            throne: PieceSet::none(),
-        },
-        slow_pieces: PieceSet::none(),
-        starting_side: HSide::Attacker,
-        enclosure_win: None,
-        repetition_rule: None,
-        draw_on_no_plays: false,
-        linnaean_capture: true,
-    };
-
-    pub const SEA_BATTLE: Ruleset = Ruleset {
-        pieces: BASIC_PIECES,
-        edge_escape: true,
-        king_strength: KingStrength::Strong,
-        king_attack: KingAttack::Hammer,
-        shieldwall: None,
-        exit_fort: false,
-        hostile_tiles: HostilityRules {
-            throne: PieceSet::none(),
-            corners: PieceSet::none(),
-            edge: PieceSet::none(),
-        },
-        occupiable_tiles: OccupyRules {
-            throne: PieceSet::all(),
-            corners: PieceSet::all(),
-        },
-        passable_tiles: PassRules {
-            throne: PieceSet::all(),
-        },
-        slow_pieces: PieceSet::none(),
-        starting_side: HSide::Attacker,
-        enclosure_win: None,
-        repetition_rule: None,
-        draw_on_no_plays: false,
-        linnaean_capture: false,
-    };
+    pub use super::peer_rules::{CARTIER, SEA_BATTLE};
 
     /// Both formats list the rows from the top with t, T and K.
     pub fn state(pos: &Position) -> GameState<Board> {

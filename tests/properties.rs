@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use taflbot::notation::{canonical, parse_move, read_move, read_record, write_record};
-use taflbot::rules::random::{playout, Rng, Step};
+use taflbot::rules::random::{play_random, playout, Rng, Step};
 use taflbot::rules::{
     parse_position, parse_setup, perft, write_position, Escape, Game, Move, Position, Reason, Role,
     Side, Slot, Variant,
@@ -207,19 +207,7 @@ fn random_games_write_and_read_back_as_records() {
         for seed in 0..4 {
             let mut rng = Rng::new(seed * 77 + i as u64);
             let mut game = Game::new(v);
-            for _ in 0..300 {
-                if game.outcome().is_some() {
-                    break;
-                }
-                let moves = game.legal_moves();
-                let chain = game.position().chain().is_some();
-                let pick = rng.below(moves.len() + usize::from(chain));
-                if pick == moves.len() {
-                    game.end_turn().unwrap();
-                } else {
-                    game.play(moves[pick]).unwrap();
-                }
-            }
+            play_random(&mut game, &mut rng, 300);
             let text = write_record(&game, &[("Attackers", "alice"), ("Defenders", "bob")]);
             let record = read_record(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(record.game.position(), game.position(), "{text}");

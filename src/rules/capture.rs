@@ -2,10 +2,11 @@
 //! view in which the piece has already left `from` and stands on `to`, so the same code answers
 //! "what would this capture?" (berserk continuations) and "what does it capture?" (playing).
 
+use super::cell::{role_of, side_of, terrain_of};
 use super::moves::{Captures, Move};
-use super::piece::{Role, Side, PIECE_MASK, ROLE_MASK, SIDE_BIT};
+use super::piece::{Role, Side, PIECE_MASK};
 use super::square::{Dir, Square, GRID};
-use super::variant::{KingCapture, Terrain, Throne, Variant, TERRAIN_SHIFT};
+use super::variant::{KingCapture, Terrain, Throne, Variant};
 
 /// The board as it stands after the piece moved, before anything is captured.
 struct After<'a> {
@@ -14,25 +15,6 @@ struct After<'a> {
     from: Square,
     to: Square,
     mover: u8,
-}
-
-#[inline(always)]
-fn side_of(code: u8) -> Side {
-    if code & SIDE_BIT != 0 {
-        Side::Defenders
-    } else {
-        Side::Attackers
-    }
-}
-
-#[inline(always)]
-fn role_of(code: u8) -> Option<Role> {
-    Role::from_bits(code & ROLE_MASK)
-}
-
-#[inline(always)]
-fn terrain_of(code: u8) -> Terrain {
-    Terrain::from_bits(code >> TERRAIN_SHIFT)
 }
 
 impl After<'_> {

@@ -12,6 +12,7 @@
 //! ```
 
 mod capture;
+mod cell;
 mod error;
 mod game;
 mod moves;

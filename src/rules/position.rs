@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::cell::{role_of, side_of, terrain_of};
 use super::error::{IllegalMove, SetupError};
 use super::moves::{Captures, Move, MoveKind, Outcome, Reason, Slot};
 use super::piece::{Piece, Role, Side, PIECE_MASK, ROLE_MASK, SIDE_BIT};
@@ -94,25 +95,6 @@ fn splitmix(x: u64) -> u64 {
 const TURN_KEY: u64 = 0x5b1f_3c2e_9a47_d1c3;
 const SLOT_KEY: u64 = 0x2f6e_a5d4_17c9_8b03;
 const CHAIN_KEY: u64 = 0x71d3_0b8e_c2a5_4f69;
-
-#[inline(always)]
-fn role_of(code: u8) -> Option<Role> {
-    Role::from_bits(code & ROLE_MASK)
-}
-
-#[inline(always)]
-fn side_of(code: u8) -> Side {
-    if code & SIDE_BIT != 0 {
-        Side::Defenders
-    } else {
-        Side::Attackers
-    }
-}
-
-#[inline(always)]
-fn terrain_of(code: u8) -> Terrain {
-    Terrain::from_bits(code >> TERRAIN_SHIFT)
-}
 
 impl Position {
     /// The start position of a variant.

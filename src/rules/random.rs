@@ -1,5 +1,6 @@
 //! Seeded random playouts, for tests and benchmarks. Deterministic: the same seed plays the same game.
 
+use super::game::Game;
 use super::moves::Move;
 use super::position::Position;
 
@@ -60,4 +61,22 @@ pub fn playout(
         }
     }
     pos
+}
+
+/// Plays random moves in a game (ending a berserk chain is one more choice) until it ends or
+/// `max_moves` moves and turn ends were made.
+pub fn play_random(game: &mut Game, rng: &mut Rng, max_moves: usize) {
+    for _ in 0..max_moves {
+        if game.outcome().is_some() {
+            return;
+        }
+        let moves = game.legal_moves();
+        let chain = game.position().chain().is_some();
+        let pick = rng.below(moves.len() + usize::from(chain));
+        if pick == moves.len() {
+            game.end_turn().expect("a chain is open");
+        } else {
+            game.play(moves[pick]).expect("a listed move is legal");
+        }
+    }
 }

@@ -2,3 +2,5 @@ pub mod cli;
 pub mod notation;
 pub mod render;
 pub mod rules;
+pub mod service;
+pub mod store;

@@ -191,6 +191,12 @@ pub struct Variant {
     pub(crate) centre: Option<Square>,
 }
 
+impl std::fmt::Debug for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Variant({})", self.id)
+    }
+}
+
 impl Variant {
     /// Every variant, in the order of the table.
     pub fn all() -> &'static [Variant] {

@@ -1,0 +1,112 @@
+//! The SQLite database: opening it (WAL, foreign keys), and the migrations in `migrations/`,
+//! embedded in the binary and applied in order at start-up.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Row, SqlitePool};
+
+/// The default database file.
+pub const DEFAULT_DATABASE: &str = "taflbot.db";
+
+/// The migrations, by version. A new schema change is a new file and a new row, never an edit.
+const MIGRATIONS: &[(i64, &str, &str)] =
+    &[(1, "init", include_str!("../migrations/0001_init.sql"))];
+
+/// Why the database could not be used.
+#[derive(Debug)]
+pub struct StoreError(pub String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "database error: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        StoreError(e.to_string())
+    }
+}
+
+/// Opens (creating if needed) the database named by `url`: a file path, a `sqlite:` URL, or
+/// `:memory:`, and brings its schema up to date.
+pub async fn open(url: &str) -> Result<SqlitePool, StoreError> {
+    let memory = url == ":memory:" || url == "sqlite::memory:";
+    let options = if memory {
+        SqliteConnectOptions::from_str("sqlite::memory:")?
+    } else {
+        let path = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+            .unwrap_or(url);
+        SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            // WAL lets readers work beside the writer; NORMAL syncs at checkpoints, and a commit
+            // survives the process being killed (it is in the WAL file, not in the process).
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+    }
+    .foreign_keys(true)
+    .busy_timeout(Duration::from_secs(10));
+    let pool = SqlitePoolOptions::new()
+        // Every connection to `:memory:` is a database of its own: keep exactly one.
+        .max_connections(if memory { 1 } else { 4 })
+        .min_connections(if memory { 1 } else { 0 })
+        .idle_timeout(if memory {
+            None
+        } else {
+            Some(Duration::from_secs(600))
+        })
+        .max_lifetime(if memory {
+            None
+        } else {
+            Some(Duration::from_secs(3600))
+        })
+        .connect_with(options)
+        .await?;
+    migrate(&pool).await?;
+    Ok(pool)
+}
+
+/// Applies the migrations that the database has not seen, each in its own transaction.
+pub async fn migrate(pool: &SqlitePool) -> Result<(), StoreError> {
+    sqlx::raw_sql(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+            version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+    )
+    .execute(pool)
+    .await?;
+    let applied: Vec<i64> = sqlx::query("SELECT version FROM schema_migrations")
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    if let Some(newest) = applied.iter().max() {
+        let known = MIGRATIONS.last().map(|m| m.0).unwrap_or(0);
+        if *newest > known {
+            return Err(StoreError(format!(
+                "the database has schema version {newest}, newer than this taflbot knows ({known})"
+            )));
+        }
+    }
+    for (version, name, sql) in MIGRATIONS {
+        if applied.contains(version) {
+            continue;
+        }
+        let mut tx = pool.begin().await?;
+        sqlx::raw_sql(sql).execute(&mut *tx).await?;
+        sqlx::query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, strftime('%s','now'))")
+            .bind(version)
+            .bind(name)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+    }
+    Ok(())
+}

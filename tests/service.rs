@@ -1,0 +1,441 @@
+//! The game service on an in-memory database and on files, under a test clock.
+
+use std::sync::Arc;
+
+use taflbot::rules::{Reason, Side};
+use taflbot::service::{Person, Service, ServiceError, SideChoice, TestClock, DAY};
+use taflbot::store;
+
+const T0: i64 = 1_800_000_000;
+
+fn alice() -> Person {
+    Person::new("u1", "alice")
+}
+fn bob() -> Person {
+    Person::new("u2", "bob")
+}
+fn carol() -> Person {
+    Person::new("u3", "carol")
+}
+
+async fn service(url: &str) -> (Service, Arc<TestClock>) {
+    let clock = Arc::new(TestClock::new(T0));
+    let pool = store::open(url).await.unwrap();
+    (Service::new(pool, clock.clone()), clock)
+}
+
+/// alice (attackers) against bob (defenders) at tyr-11, three days per move.
+async fn started(svc: &Service) -> i64 {
+    let c = svc
+        .challenge(
+            &alice(),
+            &bob(),
+            "tyr-11",
+            SideChoice::Attackers,
+            None,
+            Some("chan"),
+        )
+        .await
+        .unwrap();
+    svc.accept(&bob(), Some(c.id), None).await.unwrap().id
+}
+
+#[tokio::test]
+async fn a_challenge_accepted_becomes_a_game_that_is_played() {
+    let (svc, _) = service(":memory:").await;
+    let c = svc
+        .challenge(
+            &alice(),
+            &bob(),
+            "tyr-11",
+            SideChoice::Attackers,
+            Some(5),
+            Some("chan"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(c.days, 5);
+    let view = svc.accept(&bob(), None, None).await.unwrap();
+    assert_eq!(view.players[0].name, "alice");
+    assert_eq!(view.waiting_for.as_ref().unwrap().name, "alice");
+    assert_eq!(view.deadline, T0 + 5 * DAY);
+    let played = svc
+        .play(&alice(), None, Some("chan"), "d1-d3")
+        .await
+        .unwrap();
+    assert_eq!(played.view.last_turn, vec!["d1-d3"]);
+    assert!(
+        played
+            .text
+            .starts_with("alice played d1-d3. Game #1: bob (defenders) to move"),
+        "{}",
+        played.text
+    );
+    assert_eq!(&played.png[1..4], b"PNG");
+    svc.play(&bob(), Some(view.id), None, "e5-e2")
+        .await
+        .unwrap();
+    let (board, png) = svc
+        .board(&carol(), Some(view.id), None, true)
+        .await
+        .unwrap();
+    assert_eq!(board.turns, 2);
+    assert!(!png.is_empty());
+    let record = svc.record(&alice(), Some(view.id), None).await.unwrap();
+    assert!(
+        record.contains("[Attackers \"alice\"]") && record.contains("1... e5-e2"),
+        "{record}"
+    );
+    let games = svc.games(&alice()).await.unwrap();
+    assert_eq!(games.len(), 1);
+    assert!(games[0].your_turn);
+    assert_eq!(games[0].opponent.name, "bob");
+}
+
+#[tokio::test]
+async fn refusals_say_what_was_wrong() {
+    let (svc, _) = service(":memory:").await;
+    let self_challenge = svc
+        .challenge(&alice(), &alice(), "tyr-11", SideChoice::Random, None, None)
+        .await;
+    assert_eq!(
+        self_challenge.unwrap_err().to_string(),
+        "you cannot challenge yourself"
+    );
+    let days = svc
+        .challenge(
+            &alice(),
+            &bob(),
+            "tyr-11",
+            SideChoice::Random,
+            Some(4),
+            None,
+        )
+        .await;
+    assert_eq!(
+        days.unwrap_err().to_string(),
+        "4 days per move is not offered: choose 1, 2, 3, 5, 7, 10 or 14"
+    );
+    let variant = svc
+        .challenge(&alice(), &bob(), "chess", SideChoice::Random, None, None)
+        .await;
+    assert!(matches!(variant, Err(ServiceError::UnknownVariant(_))));
+
+    let c = svc
+        .challenge(
+            &alice(),
+            &bob(),
+            "tyr-11",
+            SideChoice::Defenders,
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+    let own = svc.accept(&alice(), Some(c.id), None).await.unwrap_err();
+    assert_eq!(own.to_string(), "this is not your challenge");
+    let id = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;
+    let again = svc.accept(&bob(), Some(c.id), None).await.unwrap_err();
+    assert_eq!(
+        again.to_string(),
+        format!("challenge #{} is no longer open (accepted)", c.id)
+    );
+
+    // bob attacks: alice asked for the defenders.
+    let stranger = svc
+        .play(&carol(), Some(id), None, "d1-d3")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        stranger.to_string(),
+        format!("you are not playing in game #{id}")
+    );
+    let early = svc
+        .play(&alice(), Some(id), None, "e5-e2")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        early.to_string(),
+        format!("it is not your turn in game #{id}: it is bob's move")
+    );
+    let illegal = svc.play(&bob(), Some(id), None, "d1-d9").await.unwrap_err();
+    assert_eq!(illegal.to_string(), "the path is blocked at d4");
+    let (view, _) = svc.board(&bob(), Some(id), None, false).await.unwrap();
+    assert_eq!(view.turns, 0, "a refused move changes nothing");
+    svc.resign(&alice(), Some(id), None).await.unwrap();
+    let over = svc.play(&bob(), Some(id), None, "d1-d3").await.unwrap_err();
+    assert_eq!(over.to_string(), format!("game #{id} is over"));
+    let over = svc.resign(&bob(), Some(id), None).await.unwrap_err();
+    assert_eq!(over.to_string(), format!("game #{id} is over"));
+}
+
+#[tokio::test]
+async fn endings_resign_draw_abort() {
+    let (svc, _) = service(":memory:").await;
+    let g1 = started(&svc).await;
+    let view = svc.resign(&bob(), Some(g1), None).await.unwrap();
+    assert_eq!(view.outcome.unwrap().winner, Some(Side::Attackers));
+    assert_eq!(view.outcome.unwrap().reason, Reason::Resignation);
+    assert_eq!(
+        view.status_line(),
+        format!("Game #{g1} is over: alice (attackers) won: resignation.")
+    );
+
+    let g2 = started(&svc).await;
+    let (offered, agreed) = svc.draw(&alice(), Some(g2), None).await.unwrap();
+    assert!(!agreed);
+    assert_eq!(offered.draw_offer.unwrap().name, "alice");
+    let twice = svc.draw(&alice(), Some(g2), None).await.unwrap_err();
+    assert_eq!(
+        twice.to_string(),
+        format!("you have already offered a draw in game #{g2}")
+    );
+    svc.decline_draw(&bob(), Some(g2), None).await.unwrap();
+    svc.draw(&alice(), Some(g2), None).await.unwrap();
+    let (drawn, agreed) = svc.draw(&bob(), Some(g2), None).await.unwrap();
+    assert!(agreed);
+    assert_eq!(drawn.outcome.unwrap().reason, Reason::Agreement);
+
+    let g3 = started(&svc).await;
+    let aborted = svc.abort(&bob(), Some(g3), None).await.unwrap();
+    assert!(aborted.aborted);
+    let g4 = started(&svc).await;
+    svc.play(&alice(), Some(g4), None, "d1-d3").await.unwrap();
+    let late = svc.abort(&alice(), Some(g4), None).await.unwrap_err();
+    assert_eq!(
+        late.to_string(),
+        format!("game #{g4} has begun: resign instead of aborting")
+    );
+    // A finished game reads back with its ending after a reload.
+    let (view, _) = svc.board(&alice(), Some(g1), None, false).await.unwrap();
+    assert_eq!(view.outcome.unwrap().reason, Reason::Resignation);
+}
+
+#[tokio::test]
+async fn a_berserk_chain_goes_on_until_its_player_ends_it() {
+    let (svc, _) = service(":memory:").await;
+    let id = started(&svc).await;
+    // Random but legal play until a capture leaves a chain open, then end it.
+    let mut rng = taflbot::rules::random::Rng::new(3);
+    let players = [alice(), bob()];
+    for _ in 0..400 {
+        let (view, _) = svc.board(&alice(), Some(id), None, false).await.unwrap();
+        if view.outcome.is_some() {
+            break;
+        }
+        let pos = taflbot::rules::parse_position(view.variant, &view.position).unwrap();
+        let who = &players[view.to_move as usize];
+        if pos.chain().is_some() {
+            let ended = svc.end_turn(who, Some(id), None).await.unwrap();
+            assert!(ended.text.contains("ended the turn"));
+            assert_ne!(ended.view.to_move, view.to_move);
+            return;
+        }
+        let moves = pos.legal_moves();
+        let m = moves[rng.below(moves.len())];
+        let text = taflbot::notation::canonical(&pos, m);
+        svc.play(who, Some(id), None, &text).await.unwrap();
+    }
+    panic!("no berserk chain came up");
+}
+
+#[tokio::test]
+async fn reminders_and_timeouts_come_once_even_across_a_restart() {
+    let dir = std::env::temp_dir().join(format!("taflbot-deadlines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.db");
+    let url = file.to_str().unwrap().to_string();
+    let (svc, clock) = service(&url).await;
+    let id = started(&svc).await;
+    clock.advance(2 * DAY - 60);
+    assert!(
+        svc.sweep().await.unwrap().is_empty(),
+        "no reminder before 24 hours remain"
+    );
+    clock.advance(120);
+    let notices = svc.sweep().await.unwrap();
+    assert_eq!(notices.len(), 1);
+    assert_eq!(notices[0].kind, "reminder");
+    assert!(
+        notices[0]
+            .text
+            .starts_with("alice, game #1 is waiting for your move"),
+        "{}",
+        notices[0].text
+    );
+    assert!(
+        svc.sweep().await.unwrap().is_empty(),
+        "a reminder is sent once"
+    );
+    drop(svc);
+
+    // A new process on the same file: the reminder is not repeated; the timeout comes once.
+    let clock = Arc::new(TestClock::new(T0 + 2 * DAY + 60));
+    let svc = Service::new(store::open(&url).await.unwrap(), clock.clone());
+    assert!(svc.sweep().await.unwrap().is_empty());
+    clock.set(T0 + 3 * DAY);
+    let notices = svc.sweep().await.unwrap();
+    assert_eq!(notices.len(), 1);
+    assert_eq!(notices[0].kind, "timeout");
+    assert!(
+        notices[0].text.starts_with("alice ran out of time."),
+        "{}",
+        notices[0].text
+    );
+    assert!(svc.sweep().await.unwrap().is_empty());
+    let (view, _) = svc.board(&bob(), Some(id), None, false).await.unwrap();
+    assert_eq!(view.outcome.unwrap().reason, Reason::Timeout);
+    assert_eq!(view.outcome.unwrap().winner, Some(Side::Defenders));
+    let pending = svc.pending_notices().await.unwrap();
+    assert_eq!(pending.len(), 2);
+    for n in &pending {
+        svc.delivered(n.id).await.unwrap();
+    }
+    assert!(svc.pending_notices().await.unwrap().is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_move_restarts_the_clock_and_one_day_games_are_reminded_at_12_hours() {
+    let (svc, clock) = service(":memory:").await;
+    let c = svc
+        .challenge(
+            &alice(),
+            &bob(),
+            "tablut",
+            SideChoice::Attackers,
+            Some(1),
+            None,
+        )
+        .await
+        .unwrap();
+    let id = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;
+    clock.advance(DAY / 2 - 10);
+    assert!(svc.sweep().await.unwrap().is_empty());
+    let played = svc.play(&alice(), Some(id), None, "d1-d3").await.unwrap();
+    assert_eq!(played.view.deadline, svc.now() + DAY);
+    clock.advance(DAY / 2 + 5);
+    let notices = svc.sweep().await.unwrap();
+    assert_eq!(notices.len(), 1);
+    assert!(
+        notices[0].text.starts_with("bob, game"),
+        "{}",
+        notices[0].text
+    );
+}
+
+#[tokio::test]
+async fn challenges_lapse_after_a_week() {
+    let (svc, clock) = service(":memory:").await;
+    let c = svc
+        .challenge(&alice(), &bob(), "tyr-11", SideChoice::Random, None, None)
+        .await
+        .unwrap();
+    clock.advance(7 * DAY);
+    svc.sweep().await.unwrap();
+    let late = svc.accept(&bob(), Some(c.id), None).await.unwrap_err();
+    assert_eq!(
+        late.to_string(),
+        format!("challenge #{} is no longer open (expired)", c.id)
+    );
+    let c2 = svc
+        .challenge(&alice(), &bob(), "tyr-11", SideChoice::Random, None, None)
+        .await
+        .unwrap();
+    assert_eq!(svc.withdraw(&alice(), Some(c2.id)).await.unwrap().id, c2.id);
+    let gone = svc.accept(&bob(), Some(c2.id), None).await.unwrap_err();
+    assert_eq!(
+        gone.to_string(),
+        format!("challenge #{} is no longer open (withdrawn)", c2.id)
+    );
+    let c3 = svc
+        .challenge(&alice(), &bob(), "tyr-11", SideChoice::Random, None, None)
+        .await
+        .unwrap();
+    assert_eq!(svc.decline(&bob(), None).await.unwrap().id, c3.id);
+    assert_eq!(
+        svc.decline(&bob(), None).await.unwrap_err().to_string(),
+        "you have no open challenge to answer"
+    );
+}
+
+#[tokio::test]
+async fn a_broken_game_is_set_aside_and_the_others_go_on() {
+    let (svc, _) = service(":memory:").await;
+    let broken = started(&svc).await;
+    let fine = started(&svc).await;
+    svc.play(&alice(), Some(broken), None, "d1-d3")
+        .await
+        .unwrap();
+    svc.play(&alice(), Some(fine), None, "d1-d3").await.unwrap();
+    sqlx::query("UPDATE moves SET text = 'k1-k9' WHERE game_id = ?")
+        .bind(broken)
+        .execute(svc.pool())
+        .await
+        .unwrap();
+    let err = svc
+        .board(&bob(), Some(broken), None, false)
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with(&format!("game #{broken} could not be loaded")),
+        "{err}"
+    );
+    let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = ?")
+        .bind(broken)
+        .fetch_one(svc.pool())
+        .await
+        .unwrap();
+    assert_eq!(status, "broken");
+    svc.play(&bob(), Some(fine), None, "e5-e2").await.unwrap();
+    assert_eq!(
+        svc.games(&bob()).await.unwrap().len(),
+        1,
+        "the broken game is out of the lists"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_moves_at_once_give_exactly_one_result() {
+    let dir = std::env::temp_dir().join(format!("taflbot-race-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = dir.join("race.db").to_str().unwrap().to_string();
+    let (svc, _) = service(&url).await;
+    let id = started(&svc).await;
+    for round in 0..5 {
+        let moves = if round % 2 == 0 {
+            [
+                "d1-d2", "d1-d3", "h1-h2", "h1-h3", "a4-b4", "a4-c4", "k4-j4", "k4-i4",
+            ]
+        } else {
+            [
+                "e5-e2", "e5-e3", "g5-g2", "g5-g3", "e7-e9", "e7-e10", "g7-g9", "g7-g10",
+            ]
+        };
+        let who = if round % 2 == 0 { alice() } else { bob() };
+        let mut tasks = Vec::new();
+        for text in moves {
+            let (svc, who) = (svc.clone(), who.clone());
+            tasks.push(tokio::spawn(async move {
+                svc.play(&who, Some(id), None, text).await
+            }));
+        }
+        let mut ok = 0;
+        for t in tasks {
+            match t.await.unwrap() {
+                Ok(_) => ok += 1,
+                Err(
+                    ServiceError::PositionChanged(_)
+                    | ServiceError::NotYourTurn { .. }
+                    | ServiceError::Move(_),
+                ) => {}
+                Err(e) => panic!("unexpected: {e}"),
+            }
+        }
+        assert_eq!(ok, 1, "round {round}");
+    }
+    let (view, _) = svc.board(&alice(), Some(id), None, false).await.unwrap();
+    assert_eq!(view.turns, 5);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

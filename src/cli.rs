@@ -16,6 +16,11 @@ pub struct CliError {
 }
 
 impl CliError {
+    /// A plain message with exit status 2.
+    pub fn message(text: impl Into<String>) -> CliError {
+        CliError::plain(text)
+    }
+
     fn plain(text: impl Into<String>) -> CliError {
         CliError {
             status: 2,

@@ -64,6 +64,20 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Play from the terminal, with the bot's commands: `<user> <command> [options]` per line.
+    Local {
+        /// The SQLite database (default: $DATABASE_URL, or taflbot.db).
+        #[arg(long)]
+        db: Option<String>,
+        /// Where pictures are written.
+        #[arg(long, default_value = "taflbot-images")]
+        images: std::path::PathBuf,
+    },
+    /// Run the bot; with no DISCORD_TOKEN, the local mode.
+    Run {
+        #[arg(long, default_value = "taflbot-images")]
+        images: std::path::PathBuf,
+    },
     /// Count the move tree to each depth from 1 to DEPTH.
     Perft {
         #[arg(long)]
@@ -108,11 +122,57 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             position,
             depth,
         } => cli::perft_counts(cli::variant(&variant)?, position.as_deref(), depth),
+        Command::Local { .. } | Command::Run { .. } => unreachable!("handled in main"),
     }
 }
 
+fn database_url(db: Option<String>) -> String {
+    db.or_else(|| std::env::var("DATABASE_URL").ok())
+        .unwrap_or_else(|| taflbot::store::DEFAULT_DATABASE.to_string())
+}
+
+/// The local mode on the database, reading standard input.
+fn local(db: Option<String>, images: &std::path::Path) -> Result<String, cli::CliError> {
+    use std::io::IsTerminal;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| cli::CliError::message(format!("cannot start: {e}")))?;
+    runtime.block_on(async {
+        let url = database_url(db);
+        let pool = taflbot::store::open(&url)
+            .await
+            .map_err(|e| cli::CliError::message(format!("cannot open the database {url}: {e}")))?;
+        let service = taflbot::service::Service::new(
+            pool,
+            std::sync::Arc::new(taflbot::service::SystemClock),
+        );
+        let stdin = std::io::stdin();
+        let interactive = stdin.is_terminal();
+        let mut out = std::io::stdout();
+        taflbot::local::run(&service, stdin.lock(), &mut out, images, interactive)
+            .await
+            .map_err(|e| cli::CliError::message(format!("local mode stopped: {e}")))?;
+        Ok(String::new())
+    })
+}
+
 fn main() -> ExitCode {
-    match run(Args::parse()) {
+    let args = Args::parse();
+    let result = match args.command {
+        Command::Local { db, images } => local(db, &images),
+        Command::Run { images } => match std::env::var("DISCORD_TOKEN") {
+            Ok(token) if !token.trim().is_empty() => Err(cli::CliError::message(
+                "this build has no Discord adapter yet; unset DISCORD_TOKEN to play in the local mode",
+            )),
+            _ => {
+                eprintln!("DISCORD_TOKEN is not set: starting the local mode (see the README).");
+                local(None, &images)
+            }
+        },
+        command => run(Args { command }),
+    };
+    match result {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS

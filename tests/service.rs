@@ -439,3 +439,10 @@ async fn two_moves_at_once_give_exactly_one_result() {
     assert_eq!(view.turns, 5);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn times_read_as_utc_dates() {
+    assert_eq!(taflbot::service::utc(0), "1970-01-01 00:00 UTC");
+    assert_eq!(taflbot::service::utc(1_800_000_000), "2027-01-15 08:00 UTC");
+    assert_eq!(taflbot::service::utc(951_782_400), "2000-02-29 00:00 UTC");
+}

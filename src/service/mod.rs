@@ -184,9 +184,29 @@ pub fn outcome_text(v: &Variant, players: &[Person; 2], o: Outcome) -> String {
     }
 }
 
-/// "deadline in 2 days 3 hours" style text is the front end's; the service gives the instant.
+/// "deadline 2026-11-25 14:00 UTC".
 pub fn deadline_text(deadline: i64) -> String {
-    format!("deadline <t:{deadline}:R>")
+    format!("deadline {}", utc(deadline))
+}
+
+/// A Unix time as `YYYY-MM-DD HH:MM UTC` (the civil calendar from days since 1970).
+pub fn utc(t: i64) -> String {
+    let (days, secs) = (t.div_euclid(DAY), t.rem_euclid(DAY));
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        secs / 3600,
+        secs % 3600 / 60
+    )
 }
 
 /// What a move produced: the game after it, a sentence, and the picture.
@@ -653,7 +673,19 @@ impl Service {
         }
         match ids.as_slice() {
             [] if waiting_only => Err(ServiceError::NoGameWaiting),
-            [] => Err(ServiceError::NoGames),
+            [] => {
+                // Nothing in progress: the player's latest game, finished or not.
+                let latest: Option<i64> = sqlx::query_scalar(
+                    "SELECT g.id FROM games g JOIN players pa ON pa.id = g.attacker
+                     JOIN players pd ON pd.id = g.defender
+                     WHERE pa.key = ? OR pd.key = ? ORDER BY g.id DESC LIMIT 1",
+                )
+                .bind(&who.key)
+                .bind(&who.key)
+                .fetch_optional(&mut *conn)
+                .await?;
+                latest.ok_or(ServiceError::NoGames)
+            }
             [id] => Ok(*id),
             _ => Err(ServiceError::SeveralGames(ids)),
         }

@@ -1,0 +1,108 @@
+//! The local mode, run as a user runs it: a script piped in, its output checked.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[test]
+fn a_scripted_game_in_the_local_mode() {
+    let dir = std::env::temp_dir().join(format!("taflbot-local-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("local.db");
+    let images = dir.join("pictures");
+    let script = "\
+alice challenge @bob variant:tyr-11 side:attackers days:3
+bob accept
+alice move d1-d3
+bob move e5-e9
+carol move d3-d2
+bob move e5-e2
+alice games
+bob resign
+alice record game:1
+";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args([
+            "local",
+            "--db",
+            db.to_str().unwrap(),
+            "--images",
+            images.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("Challenge #1: alice challenges bob to TYR 11x11"),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("Game #1 begins: alice (attackers) against bob (defenders)."),
+        "{text}"
+    );
+    assert!(
+        text.contains("alice played d1-d3. Game #1: bob (defenders) to move, deadline "),
+        "{text}"
+    );
+    assert!(text.contains("error: the path is blocked at e6"), "{text}");
+    assert!(
+        text.contains("error: no game is waiting for your move"),
+        "{text}"
+    );
+    assert!(
+        text.contains("#1 TYR 11x11 (Simple Tyr) against bob: their move"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Game #1 is over: alice (attackers) won: resignation."),
+        "{text}"
+    );
+    assert!(
+        text.contains("[Result \"attackers_won\"]") && text.contains("1... e5-e2"),
+        "{text}"
+    );
+    let picture = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("picture: "))
+        .expect("a picture path");
+    assert_eq!(&std::fs::read(picture).unwrap()[1..4], b"PNG");
+
+    // The same database, a new process: the game is still there.
+    let out = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args([
+            "local",
+            "--db",
+            db.to_str().unwrap(),
+            "--images",
+            images.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(b"bob board game:1\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("Game #1 is over: alice (attackers) won: resignation."),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -13,14 +13,22 @@ fn script(seed: u64) -> (String, usize) {
     let mut game = Game::new(Variant::by_id("tablut").unwrap());
     let mut rng = Rng::new(seed);
     play_random(&mut game, &mut rng, 200);
-    let mut out = String::from("alice challenge @bob variant:tablut side:attackers days:14\nbob accept\n");
+    let mut out =
+        String::from("alice challenge @bob variant:tablut side:attackers days:14\nbob accept\n");
     let mut index = 0;
     for turn in game.turns() {
-        let who = if turn.side == Side::Attackers { "alice" } else { "bob" };
+        let who = if turn.side == Side::Attackers {
+            "alice"
+        } else {
+            "bob"
+        };
         for p in &turn.moves {
             let before = game.position_before(index).unwrap();
             index += 1;
-            out.push_str(&format!("{who} move {}\n", taflbot::notation::canonical(before, p.mv)));
+            out.push_str(&format!(
+                "{who} move {}\n",
+                taflbot::notation::canonical(before, p.mv)
+            ));
         }
     }
     (out, index)
@@ -36,7 +44,13 @@ fn acknowledged_moves_survive_a_kill() {
         let mut rng = Rng::new(round * 7919);
         let stop_after = 3 + rng.below(total.saturating_sub(3).max(1));
         let mut child = Command::new(env!("CARGO_BIN_EXE_taflbot"))
-            .args(["local", "--db", db.to_str().unwrap(), "--images", dir.join("img").to_str().unwrap()])
+            .args([
+                "local",
+                "--db",
+                db.to_str().unwrap(),
+                "--images",
+                dir.join("img").to_str().unwrap(),
+            ])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -63,14 +77,30 @@ fn acknowledged_moves_survive_a_kill() {
         let _ = writer.join();
         let check = tokio::runtime::Runtime::new().unwrap().block_on(async {
             let pool = taflbot::store::open(db.to_str().unwrap()).await.unwrap();
-            let integrity: String = sqlx::query_scalar("PRAGMA integrity_check").fetch_one(&pool).await.unwrap();
-            let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM moves").fetch_one(&pool).await.unwrap();
-            let cached: i64 = sqlx::query_scalar("SELECT move_count FROM games WHERE id = 1").fetch_one(&pool).await.unwrap();
+            let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+            let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM moves")
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+            let cached: i64 = sqlx::query_scalar("SELECT move_count FROM games WHERE id = 1")
+                .fetch_one(&pool)
+                .await
+                .unwrap();
             (integrity, stored, cached)
         });
         assert_eq!(check.0, "ok", "round {round}");
-        assert!(check.1 >= acknowledged as i64, "round {round}: {} moves stored, {acknowledged} acknowledged", check.1);
-        assert_eq!(check.1, check.2, "round {round}: the cached count follows the moves");
+        assert!(
+            check.1 >= acknowledged as i64,
+            "round {round}: {} moves stored, {acknowledged} acknowledged",
+            check.1
+        );
+        assert_eq!(
+            check.1, check.2,
+            "round {round}: the cached count follows the moves"
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -6,6 +6,7 @@ mod error;
 
 pub use error::ServiceError;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use sqlx::sqlite::SqliteRow;
@@ -276,6 +277,44 @@ pub struct Service {
     pool: SqlitePool,
     clock: Arc<dyn Clock>,
     renderer: Arc<Renderer>,
+    replayed: Arc<Replayed>,
+}
+
+/// Games replayed recently, by id, with the move count and position they were replayed at. A
+/// game is taken from here only when its stored row still shows that count and position, so it is
+/// exactly what replaying its moves would give; otherwise the moves are replayed again.
+#[derive(Default)]
+struct Replayed {
+    games: std::sync::Mutex<HashMap<i64, (i64, String, Game)>>,
+}
+
+impl Replayed {
+    /// Enough for every game that is being played right now on a busy server.
+    const CAPACITY: usize = 512;
+
+    fn get(&self, id: i64, move_count: i64, position: &str) -> Option<Game> {
+        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        match games.get(&id) {
+            Some((count, pos, game)) if *count == move_count && pos == position => {
+                Some(game.clone())
+            }
+            _ => None,
+        }
+    }
+
+    fn put(&self, id: i64, move_count: i64, game: &Game) {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if games.len() >= Self::CAPACITY && !games.contains_key(&id) {
+            // Forget an arbitrary game: it is replayed from the database when next needed.
+            if let Some(old) = games.keys().next().copied() {
+                games.remove(&old);
+            }
+        }
+        games.insert(
+            id,
+            (move_count, write_position(game.position()), game.clone()),
+        );
+    }
 }
 
 const GAME_COLUMNS: &str = "g.id, g.variant, g.start, g.attacker, pa.key, pa.name, g.defender, pd.key, pd.name, \
@@ -287,6 +326,7 @@ impl Service {
             pool,
             clock,
             renderer: Arc::new(Renderer::new()),
+            replayed: Arc::new(Replayed::default()),
         }
     }
 
@@ -579,6 +619,11 @@ impl Service {
         if row.status == "broken" {
             return Err(ServiceError::Broken(id));
         }
+        if let Some(game) = self.replayed.get(id, row.move_count, &row.position) {
+            if row.status == "active" || game.outcome().is_some() {
+                return Ok(Loaded { row, game });
+            }
+        }
         let moves: Vec<String> =
             sqlx::query("SELECT text FROM moves WHERE game_id = ? ORDER BY ply")
                 .bind(id)
@@ -588,7 +633,10 @@ impl Service {
                 .map(|r| r.get(0))
                 .collect();
         match replay(&row, &moves) {
-            Ok(game) => Ok(Loaded { row, game }),
+            Ok(game) => {
+                self.replayed.put(id, row.move_count, &game);
+                Ok(Loaded { row, game })
+            }
             Err(why) => {
                 tracing::error!(game = id, %why, "a stored game no longer replays; marked broken");
                 sqlx::query("UPDATE games SET status = 'broken', broken_reason = ? WHERE id = ?")
@@ -908,6 +956,7 @@ impl Service {
             return Err(ServiceError::PositionChanged(id));
         }
         tx.commit().await?;
+        self.replayed.put(id, ply + 1, &loaded.game);
         loaded.row.move_count += 1;
         loaded.row.deadline = deadline;
         loaded.row.status = status.to_string();

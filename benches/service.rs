@@ -1,0 +1,191 @@
+//! The service's speed and footprint, as a bench binary (`cargo bench --bench service`):
+//! - moves per second through the service, on a database file, each move rendered;
+//! - opening a database of 100,000 finished and 10,000 active games (open, migrate, first sweep);
+//! - resident memory after loading every one of those 10,000 active games.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use taflbot::notation::canonical;
+use taflbot::rules::random::{play_random, Rng};
+use taflbot::rules::{write_position, Game, Side, Variant};
+use taflbot::service::{Person, Service, SideChoice, SystemClock};
+
+/// A whole random Tablut game as (side, move text) pairs, and its final position.
+fn scripted_game(seed: u64) -> (Vec<(Side, String)>, String) {
+    let mut game = Game::new(Variant::by_id("tablut").unwrap());
+    play_random(&mut game, &mut Rng::new(seed), 400);
+    let mut moves = Vec::new();
+    let mut index = 0;
+    for turn in game.turns() {
+        for p in &turn.moves {
+            moves.push((
+                turn.side,
+                canonical(game.position_before(index).unwrap(), p.mv),
+            ));
+            index += 1;
+        }
+    }
+    (moves, write_position(game.position()))
+}
+
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+async fn moves_per_second(dir: &std::path::Path) {
+    let url = dir.join("moves.db");
+    let pool = taflbot::store::open(url.to_str().unwrap()).await.unwrap();
+    let svc = Service::new(pool, Arc::new(SystemClock));
+    let players = [Person::new("a", "alice"), Person::new("b", "bob")];
+    let mut played = 0;
+    let start = Instant::now();
+    let mut seed = 0;
+    while played < 3000 {
+        let (moves, _) = scripted_game(seed);
+        seed += 1;
+        let c = svc
+            .challenge(
+                &players[0],
+                &players[1],
+                "tablut",
+                SideChoice::Attackers,
+                None,
+                None,
+            )
+            .await
+            .unwrap();
+        let id = svc.accept(&players[1], Some(c.id), None).await.unwrap().id;
+        for (side, text) in &moves {
+            svc.play(&players[*side as usize], Some(id), None, text)
+                .await
+                .unwrap();
+            played += 1;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "service moves: {played} moves in {secs:.2} s = {:.0} moves/s (file database, WAL, each move rendered)",
+        played as f64 / secs
+    );
+}
+
+async fn big_database(dir: &std::path::Path) {
+    let url = dir.join("big.db");
+    let path = url.to_str().unwrap();
+    {
+        let pool = taflbot::store::open(path).await.unwrap();
+        let built = Instant::now();
+        let (moves, position) = scripted_game(1);
+        let (active_moves, active_position) = {
+            let short: Vec<_> = moves.iter().take(20).cloned().collect();
+            let mut game = Game::new(Variant::by_id("tablut").unwrap());
+            for (_, text) in &short {
+                let (m, _) = taflbot::notation::read_move(game.position(), text).unwrap();
+                game.play(m).unwrap();
+            }
+            (short, write_position(game.position()))
+        };
+        let mut tx = pool.begin().await.unwrap();
+        sqlx::query(
+            "INSERT INTO players (key, name, created_at) VALUES ('a', 'alice', 0), ('b', 'bob', 0)",
+        )
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        let far = 4_000_000_000i64;
+        for n in 0..110_000i64 {
+            let active = n >= 100_000;
+            let (list, pos) = if active {
+                (&active_moves, &active_position)
+            } else {
+                (&moves, &position)
+            };
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO games (variant, start, attacker, defender, days, status, result, reason, position,
+                    move_count, turn_started, deadline, remind_at, created_at, updated_at)
+                 VALUES ('tablut', ?, 1, 2, 3, ?, ?, ?, ?, ?, 0, ?, ?, 0, 0) RETURNING id",
+            )
+            .bind(Variant::by_id("tablut").unwrap().setup)
+            .bind(if active { "active" } else { "finished" })
+            .bind(if active { "ongoing" } else { "defenders_won" })
+            .bind(if active { None } else { Some("resignation") })
+            .bind(pos)
+            .bind(list.len() as i64)
+            .bind(far)
+            .bind(far)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+            for (ply, (_, text)) in list.iter().enumerate() {
+                sqlx::query("INSERT INTO moves (game_id, ply, text, player, played_at) VALUES (?, ?, ?, 1, 0)")
+                    .bind(id)
+                    .bind(ply as i64)
+                    .bind(text)
+                    .execute(&mut *tx)
+                    .await
+                    .unwrap();
+            }
+        }
+        tx.commit().await.unwrap();
+        pool.close().await;
+        println!(
+            "built a database of 100,000 finished and 10,000 active games in {:.1} s ({} MiB)",
+            built.elapsed().as_secs_f64(),
+            std::fs::metadata(path)
+                .map(|m| m.len() / (1024 * 1024))
+                .unwrap_or(0)
+        );
+    }
+    let before = rss_kib();
+    let opened = Instant::now();
+    let pool = taflbot::store::open(path).await.unwrap();
+    let svc = Service::new(pool, Arc::new(SystemClock));
+    svc.sweep().await.unwrap();
+    let games = svc.games(&Person::new("a", "alice")).await.unwrap();
+    println!(
+        "opening it, migrating, the first sweep and listing the {} active games: {:.3} s",
+        games.len(),
+        opened.elapsed().as_secs_f64()
+    );
+    let loaded = Instant::now();
+    for g in &games {
+        svc.board(&Person::new("a", "alice"), Some(g.id), None, false)
+            .await
+            .unwrap();
+    }
+    println!(
+        "every active game loaded, replayed and drawn once: {:.1} s; resident memory {} MiB (was {} MiB before opening)",
+        loaded.elapsed().as_secs_f64(),
+        rss_kib() / 1024,
+        before / 1024
+    );
+}
+
+fn main() {
+    // `cargo test --benches` runs bench binaries with `--bench` absent: keep that quick.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("taflbot-service-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let only_moves = std::env::args().any(|a| a == "moves");
+    runtime.block_on(async {
+        moves_per_second(&dir).await;
+        if !only_moves {
+            big_database(&dir).await;
+        }
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -373,6 +373,8 @@ async fn a_broken_game_is_set_aside_and_the_others_go_on() {
         .execute(svc.pool())
         .await
         .unwrap();
+    // A new process (the corruption came from outside: a rules change, a damaged file).
+    let svc = Service::new(svc.pool().clone(), Arc::new(TestClock::new(T0)));
     let err = svc
         .board(&bob(), Some(broken), None, false)
         .await

@@ -40,15 +40,11 @@ fn rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
-async fn moves_per_second(dir: &std::path::Path) {
-    let url = dir.join("moves.db");
-    let pool = taflbot::store::open(url.to_str().unwrap()).await.unwrap();
-    let svc = Service::new(pool, Arc::new(SystemClock));
-    let players = [Person::new("a", "alice"), Person::new("b", "bob")];
+/// Plays whole scripted games one after another until `count` moves were played.
+async fn play_games(svc: Service, players: [Person; 2], count: usize, first_seed: u64) -> usize {
     let mut played = 0;
-    let start = Instant::now();
-    let mut seed = 0;
-    while played < 3000 {
+    let mut seed = first_seed;
+    while played < count {
         let (moves, _) = scripted_game(seed);
         seed += 1;
         let c = svc
@@ -70,11 +66,39 @@ async fn moves_per_second(dir: &std::path::Path) {
             played += 1;
         }
     }
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "service moves: {played} moves in {secs:.2} s = {:.0} moves/s (file database, WAL, each move rendered)",
-        played as f64 / secs
-    );
+    played
+}
+
+async fn moves_per_second(dir: &std::path::Path) {
+    let url = dir.join("moves.db");
+    let pool = taflbot::store::open(url.to_str().unwrap()).await.unwrap();
+    let svc = Service::new(pool, Arc::new(SystemClock));
+    for tasks in [1usize, 8] {
+        let start = Instant::now();
+        let mut handles = Vec::new();
+        for t in 0..tasks {
+            let players = [
+                Person::new(format!("a{tasks}-{t}"), "alice"),
+                Person::new(format!("b{tasks}-{t}"), "bob"),
+            ];
+            handles.push(tokio::spawn(play_games(
+                svc.clone(),
+                players,
+                3000 / tasks,
+                100 * t as u64,
+            )));
+        }
+        let mut played = 0;
+        for h in handles {
+            played += h.await.unwrap();
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "service moves, {tasks} game(s) at a time: {played} moves in {secs:.2} s = {:.0} moves/s \
+             (file database, WAL, each move rendered)",
+            played as f64 / secs
+        );
+    }
 }
 
 async fn big_database(dir: &std::path::Path) {
@@ -100,33 +124,36 @@ async fn big_database(dir: &std::path::Path) {
         .execute(&mut *tx)
         .await
         .unwrap();
-        let far = 4_000_000_000i64;
-        for n in 0..110_000i64 {
-            let active = n >= 100_000;
-            let (list, pos) = if active {
-                (&active_moves, &active_position)
-            } else {
-                (&moves, &position)
-            };
-            let id: i64 = sqlx::query_scalar(
-                "INSERT INTO games (variant, start, attacker, defender, days, status, result, reason, position,
-                    move_count, turn_started, deadline, remind_at, created_at, updated_at)
-                 VALUES ('tablut', ?, 1, 2, 3, ?, ?, ?, ?, ?, 0, ?, ?, 0, 0) RETURNING id",
-            )
-            .bind(Variant::by_id("tablut").unwrap().setup)
-            .bind(if active { "active" } else { "finished" })
-            .bind(if active { "ongoing" } else { "defenders_won" })
-            .bind(if active { None } else { Some("resignation") })
-            .bind(pos)
-            .bind(list.len() as i64)
-            .bind(far)
-            .bind(far)
-            .fetch_one(&mut *tx)
+        // Set-based: the games from a counter, the moves from two template games.
+        sqlx::query(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 110000)
+             INSERT INTO games (variant, start, attacker, defender, days, status, result, reason, position,
+                 move_count, turn_started, deadline, remind_at, created_at, updated_at)
+             SELECT 'tablut', ?1, 1, 2, 3,
+                    CASE WHEN i > 100000 THEN 'active' ELSE 'finished' END,
+                    CASE WHEN i > 100000 THEN 'ongoing' ELSE 'defenders_won' END,
+                    CASE WHEN i > 100000 THEN NULL ELSE 'resignation' END,
+                    CASE WHEN i > 100000 THEN ?2 ELSE ?3 END,
+                    CASE WHEN i > 100000 THEN ?4 ELSE ?5 END,
+                    0, ?6, ?6, 0, 0 FROM n",
+        )
+        .bind(Variant::by_id("tablut").unwrap().setup)
+        .bind(&active_position)
+        .bind(&position)
+        .bind(active_moves.len() as i64)
+        .bind(moves.len() as i64)
+        .bind(4_000_000_000i64)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        sqlx::query("CREATE TEMP TABLE template (active INTEGER, ply INTEGER, text TEXT)")
+            .execute(&mut *tx)
             .await
             .unwrap();
+        for (active, list) in [(0, &moves), (1, &active_moves)] {
             for (ply, (_, text)) in list.iter().enumerate() {
-                sqlx::query("INSERT INTO moves (game_id, ply, text, player, played_at) VALUES (?, ?, ?, 1, 0)")
-                    .bind(id)
+                sqlx::query("INSERT INTO template VALUES (?, ?, ?)")
+                    .bind(active)
                     .bind(ply as i64)
                     .bind(text)
                     .execute(&mut *tx)
@@ -134,6 +161,14 @@ async fn big_database(dir: &std::path::Path) {
                     .unwrap();
             }
         }
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, text, player, played_at)
+             SELECT g.id, t.ply, t.text, 1, 0 FROM games g JOIN template t
+             ON t.active = (g.status = 'active') ORDER BY g.id, t.ply",
+        )
+        .execute(&mut *tx)
+        .await
+        .unwrap();
         tx.commit().await.unwrap();
         pool.close().await;
         println!(

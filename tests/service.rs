@@ -448,3 +448,33 @@ fn times_read_as_utc_dates() {
     assert_eq!(taflbot::service::utc(1_800_000_000), "2027-01-15 08:00 UTC");
     assert_eq!(taflbot::service::utc(951_782_400), "2000-02-29 00:00 UTC");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_in_different_games_at_once_all_succeed() {
+    let dir = std::env::temp_dir().join(format!("taflbot-parallel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = dir.join("parallel.db").to_str().unwrap().to_string();
+    let (svc, _) = service(&url).await;
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        ids.push(started(&svc).await);
+    }
+    for (who, text) in [
+        (alice(), "d1-d3"),
+        (bob(), "e5-e2"),
+        (alice(), "h1-h3"),
+        (bob(), "g5-g2"),
+    ] {
+        let tasks: Vec<_> = ids
+            .iter()
+            .map(|id| {
+                let (svc, who, id) = (svc.clone(), who.clone(), *id);
+                tokio::spawn(async move { svc.play(&who, Some(id), None, text).await })
+            })
+            .collect();
+        for t in tasks {
+            t.await.unwrap().unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -334,6 +334,13 @@ impl Service {
         &self.pool
     }
 
+    /// A transaction that holds SQLite's write lock from its first statement. A deferred one would
+    /// read a snapshot and then fail to write if another transaction committed in between; an
+    /// immediate one waits its turn (up to the busy timeout) and then reads what is current.
+    async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, ServiceError> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
     pub fn now(&self) -> i64 {
         self.clock.now()
     }
@@ -384,7 +391,7 @@ impl Service {
             return Err(ServiceError::BadDays(days));
         }
         let now = self.now();
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write().await?;
         let a = self.player_id(&mut tx, from).await?;
         let b = self.player_id(&mut tx, to).await?;
         let expires_at = now + CHALLENGE_LIFETIME;
@@ -494,7 +501,7 @@ impl Service {
         thread: Option<&str>,
     ) -> Result<GameView, ServiceError> {
         let now = self.now();
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write().await?;
         let (c, challenger, challenged) = self.open_challenge(&mut tx, who, id, true).await?;
         let challenger_attacks = match c.side {
             SideChoice::Attackers => true,
@@ -561,7 +568,7 @@ impl Service {
         incoming: bool,
         status: &str,
     ) -> Result<Challenge, ServiceError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write().await?;
         let (c, _, _) = self.open_challenge(&mut tx, who, id, incoming).await?;
         sqlx::query("UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'")
             .bind(status)
@@ -893,7 +900,7 @@ impl Service {
         step: impl FnOnce(&mut Game) -> Result<String, ServiceError>,
     ) -> Result<Played, ServiceError> {
         let now = self.now();
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write().await?;
         let id = self.resolve_game(&mut tx, who, id, channel, true).await?;
         let mut loaded = self.load(&mut tx, id).await?;
         let seat = seat_of(&loaded.row, who)?;
@@ -920,7 +927,11 @@ impl Service {
         .bind(now)
         .execute(&mut *tx)
         .await
-        .map_err(|_| ServiceError::PositionChanged(id))?;
+        .map_err(|e| match e.as_database_error().map(|d| d.kind()) {
+            // The move's place is taken: another move came first.
+            Some(sqlx::error::ErrorKind::UniqueViolation) => ServiceError::PositionChanged(id),
+            _ => ServiceError::from(e),
+        })?;
         let turn_passed = loaded.game.position().turn() != mover;
         let outcome = loaded.game.outcome();
         let (status, result, reason) = outcome_columns(loaded.row.variant, outcome);
@@ -1002,7 +1013,7 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
     ) -> Result<(GameView, bool), ServiceError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write().await?;
         let id = self.resolve_game(&mut tx, who, id, channel, false).await?;
         let mut loaded = self.load(&mut tx, id).await?;
         let seat = seat_of(&loaded.row, who)?;
@@ -1047,7 +1058,7 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
     ) -> Result<GameView, ServiceError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write().await?;
         let id = self.resolve_game(&mut tx, who, id, channel, false).await?;
         let mut loaded = self.load(&mut tx, id).await?;
         let seat = seat_of(&loaded.row, who)?;
@@ -1072,7 +1083,7 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
     ) -> Result<GameView, ServiceError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write().await?;
         let id = self.resolve_game(&mut tx, who, id, channel, false).await?;
         let mut loaded = self.load(&mut tx, id).await?;
         seat_of(&loaded.row, who)?;
@@ -1099,7 +1110,7 @@ impl Service {
         channel: Option<&str>,
         end: impl FnOnce(&mut Game, Side) -> Result<(), ServiceError>,
     ) -> Result<GameView, ServiceError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write().await?;
         let id = self.resolve_game(&mut tx, who, id, channel, false).await?;
         let mut loaded = self.load(&mut tx, id).await?;
         let seat = seat_of(&loaded.row, who)?;
@@ -1138,7 +1149,7 @@ impl Service {
                 .map(|r| r.get(0))
                 .collect();
         for id in due {
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.write().await?;
             let mut loaded = match self.load(&mut tx, id).await {
                 Ok(l) => l,
                 Err(ServiceError::Broken(_)) => {
@@ -1190,7 +1201,7 @@ impl Service {
             let Ok(pos) = parse_position(row.variant, &row.position) else {
                 continue;
             };
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.write().await?;
             let done = sqlx::query("UPDATE games SET reminded = 1 WHERE id = ? AND reminded = 0")
                 .bind(row.id)
                 .execute(&mut *tx)

@@ -478,3 +478,31 @@ async fn moves_in_different_games_at_once_all_succeed() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sweeper_task_delivers_notices_until_stopped() {
+    let (svc, clock) = service(":memory:").await;
+    started(&svc).await;
+    clock.advance(2 * DAY + 1);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let (sent, mut received) = tokio::sync::mpsc::unbounded_channel();
+    let task = svc.spawn_sweeper(
+        std::time::Duration::from_millis(10),
+        stopped,
+        move |notice| {
+            let sent = sent.clone();
+            async move { sent.send(notice).is_ok() }
+        },
+    );
+    let notice = tokio::time::timeout(std::time::Duration::from_secs(5), received.recv())
+        .await
+        .expect("a notice within 5 s")
+        .unwrap();
+    assert_eq!(notice.kind, "reminder");
+    stop.send(true).unwrap();
+    task.await.unwrap();
+    assert!(
+        svc.pending_notices().await.unwrap().is_empty(),
+        "delivered notices are marked"
+    );
+}

@@ -1252,6 +1252,43 @@ impl Service {
         })
     }
 
+    /// Runs [`Service::sweep`] every `every` until `stop` turns true, handing each notice to
+    /// `deliver` (which returns whether it was delivered; undelivered ones are offered again on
+    /// the next round, so a restart or a failed post loses nothing).
+    pub fn spawn_sweeper<F, Fut>(
+        &self,
+        every: std::time::Duration,
+        mut stop: tokio::sync::watch::Receiver<bool>,
+        deliver: F,
+    ) -> tokio::task::JoinHandle<()>
+    where
+        F: Fn(Notice) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = bool> + Send,
+    {
+        let service = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = stop.changed() => {}
+                }
+                if *stop.borrow() {
+                    return;
+                }
+                if let Err(e) = service.sweep().await {
+                    tracing::warn!(error = %e, "sweep failed; trying again next round");
+                }
+                for notice in service.pending_notices().await.unwrap_or_default() {
+                    let id = notice.id;
+                    if deliver(notice).await {
+                        let _ = service.delivered(id).await;
+                    }
+                }
+            }
+        })
+    }
+
     /// Notices not yet delivered, oldest first.
     pub async fn pending_notices(&self) -> Result<Vec<Notice>, ServiceError> {
         let rows = sqlx::query(

@@ -133,7 +133,12 @@ async fn refusals_say_what_was_wrong() {
         .await
         .unwrap();
     let own = svc.accept(&alice(), Some(c.id), None).await.unwrap_err();
-    assert_eq!(own.to_string(), "this is not your challenge");
+    assert_eq!(
+        own.to_string(),
+        "you cannot accept your own challenge (cancel it instead)"
+    );
+    let stranger = svc.accept(&carol(), Some(c.id), None).await.unwrap_err();
+    assert_eq!(stranger.to_string(), "this is not your challenge");
     let id = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;
     let again = svc.accept(&bob(), Some(c.id), None).await.unwrap_err();
     assert_eq!(
@@ -505,4 +510,46 @@ async fn the_sweeper_task_delivers_notices_until_stopped() {
         svc.pending_notices().await.unwrap().is_empty(),
         "delivered notices are marked"
     );
+}
+
+#[tokio::test]
+async fn a_move_after_the_deadline_loses_on_time() {
+    let (svc, clock) = service(":memory:").await;
+    let id = started(&svc).await;
+    clock.advance(3 * DAY);
+    let late = svc
+        .play(&alice(), Some(id), None, "d1-d3")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        late.to_string(),
+        format!("your time in game #{id} ran out before this move: the game is lost on time")
+    );
+    let (view, _) = svc.board(&bob(), Some(id), None, false).await.unwrap();
+    assert_eq!(view.outcome.unwrap().reason, Reason::Timeout);
+    let pending = svc.pending_notices().await.unwrap();
+    assert_eq!(pending.len(), 1, "the timeout is announced once");
+    assert!(svc.sweep().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn without_a_game_number_the_game_is_found_or_the_choice_asked_for() {
+    let (svc, _) = service(":memory:").await;
+    let first = started(&svc).await;
+    let out_of_turn = svc.play(&bob(), None, None, "e5-e2").await.unwrap_err();
+    assert_eq!(
+        out_of_turn.to_string(),
+        format!("it is not your turn in game #{first}: it is alice's move")
+    );
+    let second = started(&svc).await;
+    let several = svc.resign(&alice(), None, None).await.unwrap_err();
+    assert_eq!(
+        several.to_string(),
+        format!("several of your games match (#{first}, #{second}): say which with game:")
+    );
+    let elsewhere = svc
+        .resign(&alice(), None, Some("another channel"))
+        .await
+        .unwrap_err();
+    assert_eq!(elsewhere.to_string(), "you have no game in progress");
 }

@@ -13,6 +13,11 @@ pub enum ServiceError {
     NoSuchChallenge(Option<i64>),
     SeveralChallenges(Vec<i64>),
     NotYourChallenge,
+    OwnChallenge,
+    /// The player ran out of time before moving.
+    OutOfTime(i64),
+    /// A command's option could not be read.
+    BadInput(String),
     ChallengeClosed(i64, String),
     NoSuchGame(i64),
     NoGames,
@@ -54,6 +59,9 @@ impl fmt::Display for ServiceError {
             NoSuchChallenge(None) => write!(f, "you have no open challenge to answer"),
             SeveralChallenges(list) => write!(f, "you have several open challenges ({}): name one", ids(list)),
             NotYourChallenge => write!(f, "this is not your challenge"),
+            OwnChallenge => write!(f, "you cannot accept your own challenge (cancel it instead)"),
+            OutOfTime(id) => write!(f, "your time in game #{id} ran out before this move: the game is lost on time"),
+            BadInput(why) => write!(f, "{why}"),
             ChallengeClosed(id, status) => write!(f, "challenge #{id} is no longer open ({status})"),
             NoSuchGame(id) => write!(f, "there is no game #{id}"),
             NoGames => write!(f, "you have no game in progress"),

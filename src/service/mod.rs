@@ -488,7 +488,12 @@ impl Service {
             challenge.challenger.key == who.key
         };
         if !mine {
-            return Err(ServiceError::NotYourChallenge);
+            let own = incoming && challenge.challenger.key == who.key;
+            return Err(if own {
+                ServiceError::OwnChallenge
+            } else {
+                ServiceError::NotYourChallenge
+            });
         }
         Ok((challenge, row.get(6), row.get(9)))
     }
@@ -646,14 +651,28 @@ impl Service {
             }
             Err(why) => {
                 tracing::error!(game = id, %why, "a stored game no longer replays; marked broken");
-                sqlx::query("UPDATE games SET status = 'broken', broken_reason = ? WHERE id = ?")
-                    .bind(&why)
-                    .bind(id)
-                    .execute(&mut *conn)
-                    .await?;
+                self.mark_broken(conn, id, &why).await;
                 Err(ServiceError::Broken(id))
             }
         }
+    }
+
+    /// Sets a game aside. The mark is written on `conn` (it lasts when that is a plain connection)
+    /// and again, once the caller's transaction is over, from a task of its own: a use case that
+    /// fails on a broken game rolls its transaction back, and the mark must not go with it.
+    async fn mark_broken(&self, conn: &mut SqliteConnection, id: i64, why: &str) {
+        const MARK: &str = "UPDATE games SET status = 'broken', broken_reason = ? WHERE id = ?";
+        let _ = sqlx::query(MARK)
+            .bind(why)
+            .bind(id)
+            .execute(&mut *conn)
+            .await;
+        let (pool, why) = (self.pool.clone(), why.to_string());
+        tokio::spawn(async move {
+            if let Err(e) = sqlx::query(MARK).bind(&why).bind(id).execute(&pool).await {
+                tracing::error!(game = id, error = %e, "could not mark the game broken");
+            }
+        });
     }
 
     fn view(&self, l: &Loaded) -> GameView {
@@ -716,33 +735,45 @@ impl Service {
         if let Some(id) = id {
             return Ok(id);
         }
-        let mut ids = Vec::new();
-        for summary in self.summaries(conn, who).await? {
-            if waiting_only && !summary.1.your_turn {
-                continue;
-            }
-            if channel.is_some() && summary.0.as_deref() != channel {
-                continue;
-            }
-            ids.push(summary.1.id);
+        // The player's active games here: in the channel or its game thread, when one is given.
+        let here: Vec<GameSummary> = self
+            .summaries(conn, who)
+            .await?
+            .into_iter()
+            .filter(|(places, _)| {
+                channel.is_none_or(|c| places.iter().any(|p| p.as_deref() == Some(c)))
+            })
+            .map(|(_, summary)| summary)
+            .collect();
+        let waiting: Vec<i64> = here.iter().filter(|g| g.your_turn).map(|g| g.id).collect();
+        let all: Vec<i64> = here.iter().map(|g| g.id).collect();
+        if waiting_only {
+            return match (waiting.as_slice(), all.as_slice()) {
+                ([id], _) => Ok(*id),
+                // One game, not theirs to move: the use case will say whose move it is.
+                ([], [id]) => Ok(*id),
+                ([], _) => Err(ServiceError::NoGameWaiting),
+                _ => Err(ServiceError::SeveralGames(waiting)),
+            };
         }
-        match ids.as_slice() {
-            [] if waiting_only => Err(ServiceError::NoGameWaiting),
+        match all.as_slice() {
+            [id] => Ok(*id),
             [] => {
-                // Nothing in progress: the player's latest game, finished or not.
+                // Nothing in progress here: the player's latest game here, finished or not.
                 let latest: Option<i64> = sqlx::query_scalar(
                     "SELECT g.id FROM games g JOIN players pa ON pa.id = g.attacker
                      JOIN players pd ON pd.id = g.defender
-                     WHERE pa.key = ? OR pd.key = ? ORDER BY g.id DESC LIMIT 1",
+                     WHERE (pa.key = ?1 OR pd.key = ?1) AND g.status != 'broken'
+                       AND (?2 IS NULL OR g.channel = ?2 OR g.thread = ?2)
+                     ORDER BY g.id DESC LIMIT 1",
                 )
                 .bind(&who.key)
-                .bind(&who.key)
+                .bind(channel)
                 .fetch_optional(&mut *conn)
                 .await?;
                 latest.ok_or(ServiceError::NoGames)
             }
-            [id] => Ok(*id),
-            _ => Err(ServiceError::SeveralGames(ids)),
+            _ => Err(ServiceError::SeveralGames(all)),
         }
     }
 
@@ -751,7 +782,7 @@ impl Service {
         &self,
         conn: &mut SqliteConnection,
         who: &Person,
-    ) -> Result<Vec<(Option<String>, GameSummary)>, ServiceError> {
+    ) -> Result<Vec<([Option<String>; 2], GameSummary)>, ServiceError> {
         let rows = sqlx::query(&format!(
             "SELECT {GAME_COLUMNS} FROM games g JOIN players pa ON pa.id = g.attacker
              JOIN players pd ON pd.id = g.defender
@@ -763,14 +794,16 @@ impl Service {
         .await?;
         let mut out = Vec::new();
         for r in &rows {
-            let row = Self::game_row(r)?;
+            let Ok(row) = Self::game_row(r) else {
+                continue;
+            };
             let Ok(pos) = parse_position(row.variant, &row.position) else {
                 continue;
             };
             let me = usize::from(row.players[1].1.key == who.key);
             let your_turn = row.players[pos.turn() as usize].1.key == who.key;
             out.push((
-                row.channel.clone(),
+                [row.channel.clone(), row.thread.clone()],
                 GameSummary {
                     id: row.id,
                     variant: row.variant,
@@ -906,6 +939,12 @@ impl Service {
         let seat = seat_of(&loaded.row, who)?;
         if loaded.row.status != "active" || loaded.game.outcome().is_some() {
             return Err(ServiceError::GameOver(id));
+        }
+        if loaded.row.deadline <= now {
+            // The sweeper has not come round yet, but the time is up: the game is lost on time.
+            self.time_out(&mut tx, &mut loaded, now).await?;
+            tx.commit().await?;
+            return Err(ServiceError::OutOfTime(id));
         }
         let mover = loaded.game.position().turn();
         if seat != mover {
@@ -1062,6 +1101,9 @@ impl Service {
         let id = self.resolve_game(&mut tx, who, id, channel, false).await?;
         let mut loaded = self.load(&mut tx, id).await?;
         let seat = seat_of(&loaded.row, who)?;
+        if loaded.row.status != "active" {
+            return Err(ServiceError::GameOver(id));
+        }
         let me = loaded.row.players[seat as usize].0;
         match loaded.row.draw_offer {
             Some(by) if by != me => {}
@@ -1093,7 +1135,8 @@ impl Service {
         if loaded.row.move_count > 0 {
             return Err(ServiceError::CannotAbort(id));
         }
-        sqlx::query("UPDATE games SET status = 'finished', result = 'aborted', reason = NULL WHERE id = ? AND move_count = 0")
+        sqlx::query("UPDATE games SET status = 'finished', result = 'aborted', reason = NULL, draw_offer = NULL
+             WHERE id = ? AND move_count = 0")
             .bind(id)
             .execute(&mut *tx)
             .await?;
@@ -1152,39 +1195,15 @@ impl Service {
             let mut tx = self.write().await?;
             let mut loaded = match self.load(&mut tx, id).await {
                 Ok(l) => l,
-                Err(ServiceError::Broken(_)) => {
+                Err(e) => {
+                    // One damaged game must not stop the others' deadlines.
+                    tracing::warn!(game = id, error = %e, "timeout skipped");
                     tx.commit().await?;
                     continue;
                 }
-                Err(e) => return Err(e),
             };
-            let late = loaded.game.position().turn();
-            if loaded.game.lose_on_time(late).is_err() {
-                continue;
-            }
-            let (status, result, reason) =
-                outcome_columns(loaded.row.variant, loaded.game.outcome());
-            let done = sqlx::query(
-                "UPDATE games SET status = ?, result = ?, reason = ?, updated_at = ?
-                 WHERE id = ? AND status = 'active' AND deadline <= ?",
-            )
-            .bind(status)
-            .bind(&result)
-            .bind(reason)
-            .bind(now)
-            .bind(id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-            if done.rows_affected() == 1 {
-                loaded.row.status = status.to_string();
-                let view = self.view(&loaded);
-                let text = format!(
-                    "{} ran out of time. {}",
-                    loaded.row.players[late as usize].1.name,
-                    view.status_line()
-                );
-                notices.push(self.notice(&mut tx, Some(id), "timeout", &text).await?);
+            if let Some(notice) = self.time_out(&mut tx, &mut loaded, now).await? {
+                notices.push(notice);
             }
             tx.commit().await?;
         }
@@ -1197,15 +1216,24 @@ impl Service {
         .fetch_all(&self.pool)
         .await?;
         for r in &reminders {
-            let row = Self::game_row(r)?;
+            let Ok(row) = Self::game_row(r) else {
+                continue;
+            };
             let Ok(pos) = parse_position(row.variant, &row.position) else {
                 continue;
             };
             let mut tx = self.write().await?;
-            let done = sqlx::query("UPDATE games SET reminded = 1 WHERE id = ? AND reminded = 0")
-                .bind(row.id)
-                .execute(&mut *tx)
-                .await?;
+            // Only if the turn it reminds of is still the one stored: a move since the list was
+            // read restarted the clock.
+            let done = sqlx::query(
+                "UPDATE games SET reminded = 1
+                 WHERE id = ? AND reminded = 0 AND status = 'active' AND remind_at <= ? AND move_count = ?",
+            )
+            .bind(row.id)
+            .bind(now)
+            .bind(row.move_count)
+            .execute(&mut *tx)
+            .await?;
             if done.rows_affected() == 1 {
                 let who = &row.players[pos.turn() as usize].1;
                 let text = format!(
@@ -1228,6 +1256,45 @@ impl Service {
         .execute(&self.pool)
         .await?;
         Ok(notices)
+    }
+
+    /// Ends a game whose time ran out: the side to move loses. Returns the notice it wrote, or
+    /// nothing when the game had already ended or been moved on.
+    async fn time_out(
+        &self,
+        tx: &mut SqliteConnection,
+        loaded: &mut Loaded,
+        now: i64,
+    ) -> Result<Option<Notice>, ServiceError> {
+        let id = loaded.row.id;
+        let late = loaded.game.position().turn();
+        if loaded.game.lose_on_time(late).is_err() {
+            return Ok(None);
+        }
+        let (status, result, reason) = outcome_columns(loaded.row.variant, loaded.game.outcome());
+        let done = sqlx::query(
+            "UPDATE games SET status = ?, result = ?, reason = ?, updated_at = ?, draw_offer = NULL
+             WHERE id = ? AND status = 'active' AND deadline <= ?",
+        )
+        .bind(status)
+        .bind(&result)
+        .bind(reason)
+        .bind(now)
+        .bind(id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Ok(None);
+        }
+        loaded.row.status = status.to_string();
+        let view = self.view(loaded);
+        let text = format!(
+            "{} ran out of time. {}",
+            loaded.row.players[late as usize].1.name,
+            view.status_line()
+        );
+        Ok(Some(self.notice(tx, Some(id), "timeout", &text).await?))
     }
 
     async fn notice(
@@ -1271,7 +1338,12 @@ impl Service {
             loop {
                 tokio::select! {
                     _ = tick.tick() => {}
-                    _ = stop.changed() => {}
+                    changed = stop.changed() => {
+                        // The sender is gone: nobody can stop us any more, so stop now.
+                        if changed.is_err() {
+                            return;
+                        }
+                    }
                 }
                 if *stop.borrow() {
                     return;
@@ -1364,6 +1436,16 @@ fn replay(row: &GameRow, moves: &[String]) -> Result<Game, String> {
             .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
         game.play(m)
             .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
+    }
+    if moves.len() as i64 != row.move_count {
+        return Err(format!(
+            "the game counts {} moves but {} are stored",
+            row.move_count,
+            moves.len()
+        ));
+    }
+    if row.status == "active" && game.outcome().is_some() {
+        return Err("the game is stored as going on, but its moves have ended it".to_string());
     }
     let replayed = write_position(game.position());
     if replayed != row.position {

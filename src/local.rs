@@ -16,6 +16,7 @@ pub const HELP: &str = "\
 Commands (each line: <user> <command> [options]):
   challenge @user [variant:ID] [side:attackers|defenders|random] [days:1|2|3|5|7|10|14]
   accept [challenge]        decline [challenge]        cancel [challenge]
+  decline draw [game:N]
   move <move> [game:N]      endturn [game:N]           board [game:N] [flip]
   games [player]            resign [game:N]            draw [game:N]   (offer, or accept an offer)
   abort [game:N]            record [game:N]            rules variant:ID
@@ -84,7 +85,12 @@ pub async fn run(
         let line = line?;
         let trimmed = line.trim();
         if !trimmed.is_empty() && !trimmed.starts_with('#') {
-            for notice in service.sweep().await.unwrap_or_default() {
+            // The sweep writes its notices down; every notice not yet shown is shown, including
+            // those of an earlier run that stopped before showing them.
+            if let Err(e) = service.sweep().await {
+                writeln!(out, "error: {e}")?;
+            }
+            for notice in service.pending_notices().await.unwrap_or_default() {
                 writeln!(out, "[{}] {}", notice.kind, notice.text)?;
                 let _ = service.delivered(notice.id).await;
             }
@@ -108,11 +114,9 @@ pub async fn run(
 fn game_option(l: &Line) -> Result<Option<i64>, ServiceError> {
     match l.options.get("game") {
         None => Ok(None),
-        Some(v) => v
-            .trim_start_matches('#')
-            .parse()
-            .map(Some)
-            .map_err(|_| ServiceError::Corrupt(format!("\"{v}\" is not a game number"))),
+        Some(v) => v.trim_start_matches('#').parse().map(Some).map_err(|_| {
+            ServiceError::BadInput(format!("\"{v}\" is not a game number (write game:12)"))
+        }),
     }
 }
 
@@ -122,8 +126,9 @@ fn number(word: Option<&&str>) -> Option<i64> {
 
 fn save(images: &Path, name: &str, png: &[u8]) -> Result<PathBuf, ServiceError> {
     let path = images.join(name);
-    std::fs::write(&path, png)
-        .map_err(|e| ServiceError::Corrupt(format!("cannot write {}: {e}", path.display())))?;
+    std::fs::write(&path, png).map_err(|e| {
+        ServiceError::BadInput(format!("cannot write the picture {}: {e}", path.display()))
+    })?;
     Ok(path)
 }
 
@@ -139,14 +144,18 @@ async fn execute(svc: &Service, l: &Line<'_>, images: &Path) -> Result<String, S
             let variant = l.options.get("variant").copied().unwrap_or("tyr-11");
             let side = match l.options.get("side") {
                 Some(s) => SideChoice::parse(s).ok_or_else(|| {
-                    ServiceError::Corrupt(format!(
+                    ServiceError::BadInput(format!(
                         "\"{s}\" is not a side: attackers, defenders or random"
                     ))
                 })?,
                 None => SideChoice::Random,
             };
             let days = match l.options.get("days") {
-                Some(d) => Some(d.parse().map_err(|_| ServiceError::BadDays(0))?),
+                Some(d) => Some(d.parse().map_err(|_| {
+                    ServiceError::BadInput(format!(
+                        "\"{d}\" is not a number of days: 1, 2, 3, 5, 7, 10 or 14"
+                    ))
+                })?),
                 None => None,
             };
             let c = svc
@@ -177,6 +186,13 @@ async fn execute(svc: &Service, l: &Line<'_>, images: &Path) -> Result<String, S
                 view.variant.side_name(crate::rules::Side::Defenders),
                 view.status_line(),
                 path.display()
+            ))
+        }
+        "decline" if l.words.first() == Some(&"draw") => {
+            let view = svc.decline_draw(&me, game, None).await?;
+            Ok(format!(
+                "{} declined the draw offer in game #{}.",
+                me.name, view.id
             ))
         }
         "decline" => {
@@ -228,12 +244,17 @@ async fn execute(svc: &Service, l: &Line<'_>, images: &Path) -> Result<String, S
             let lines: Vec<String> = games
                 .iter()
                 .map(|g| {
+                    let mover = if g.your_turn {
+                        &who.name
+                    } else {
+                        &g.opponent.name
+                    };
                     format!(
-                        "#{} {} against {}: {}",
+                        "#{} {} against {}: {mover} to move, {}",
                         g.id,
                         g.variant.name,
                         g.opponent.name,
-                        if g.your_turn { "their move" } else { "waiting" }
+                        crate::service::deadline_text(g.deadline)
                     )
                 })
                 .collect();

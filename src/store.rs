@@ -81,25 +81,25 @@ pub async fn migrate(pool: &SqlitePool) -> Result<(), StoreError> {
     )
     .execute(pool)
     .await?;
-    let applied: Vec<i64> = sqlx::query("SELECT version FROM schema_migrations")
-        .fetch_all(pool)
-        .await?
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
-    if let Some(newest) = applied.iter().max() {
+    for (version, name, sql) in MIGRATIONS {
+        // Under the write lock, and decided inside it: two processes starting on a new file
+        // apply each migration once.
+        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+        let applied: Vec<i64> = sqlx::query("SELECT version FROM schema_migrations")
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
         let known = MIGRATIONS.last().map(|m| m.0).unwrap_or(0);
-        if *newest > known {
+        if let Some(newest) = applied.iter().max().filter(|n| **n > known) {
             return Err(StoreError(format!(
                 "the database has schema version {newest}, newer than this taflbot knows ({known})"
             )));
         }
-    }
-    for (version, name, sql) in MIGRATIONS {
         if applied.contains(version) {
             continue;
         }
-        let mut tx = pool.begin().await?;
         sqlx::raw_sql(sql).execute(&mut *tx).await?;
         sqlx::query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, strftime('%s','now'))")
             .bind(version)

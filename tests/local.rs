@@ -65,7 +65,7 @@ alice record game:1
         "{text}"
     );
     assert!(
-        text.contains("#1 TYR 11x11 (Simple Tyr) against bob: their move"),
+        text.contains("#1 TYR 11x11 (Simple Tyr) against bob: alice to move, deadline "),
         "{text}"
     );
     assert!(

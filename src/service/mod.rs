@@ -890,6 +890,24 @@ impl Service {
             .gif(&loaded.game, Theme::Classic, false, Some(names)))
     }
 
+    /// A write transaction on the game `who` means (see `resolve_game`), loaded and replayed, and
+    /// the side `who` plays in it.
+    async fn open_game(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+        waiting_only: bool,
+    ) -> Result<(sqlx::Transaction<'static, sqlx::Sqlite>, Loaded, Side), ServiceError> {
+        let mut tx = self.write().await?;
+        let id = self
+            .resolve_game(&mut tx, who, id, channel, waiting_only)
+            .await?;
+        let loaded = self.load(&mut tx, id).await?;
+        let seat = seat_of(&loaded.row, who)?;
+        Ok((tx, loaded, seat))
+    }
+
     // ----- moves -----
 
     /// Plays a move written as text.
@@ -933,10 +951,8 @@ impl Service {
         step: impl FnOnce(&mut Game) -> Result<String, ServiceError>,
     ) -> Result<Played, ServiceError> {
         let now = self.now();
-        let mut tx = self.write().await?;
-        let id = self.resolve_game(&mut tx, who, id, channel, true).await?;
-        let mut loaded = self.load(&mut tx, id).await?;
-        let seat = seat_of(&loaded.row, who)?;
+        let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, true).await?;
+        let id = loaded.row.id;
         if loaded.row.status != "active" || loaded.game.outcome().is_some() {
             return Err(ServiceError::GameOver(id));
         }
@@ -1052,10 +1068,8 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
     ) -> Result<(GameView, bool), ServiceError> {
-        let mut tx = self.write().await?;
-        let id = self.resolve_game(&mut tx, who, id, channel, false).await?;
-        let mut loaded = self.load(&mut tx, id).await?;
-        let seat = seat_of(&loaded.row, who)?;
+        let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
+        let id = loaded.row.id;
         if loaded.row.status != "active" || loaded.game.outcome().is_some() {
             return Err(ServiceError::GameOver(id));
         }
@@ -1097,10 +1111,8 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
     ) -> Result<GameView, ServiceError> {
-        let mut tx = self.write().await?;
-        let id = self.resolve_game(&mut tx, who, id, channel, false).await?;
-        let mut loaded = self.load(&mut tx, id).await?;
-        let seat = seat_of(&loaded.row, who)?;
+        let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
+        let id = loaded.row.id;
         if loaded.row.status != "active" {
             return Err(ServiceError::GameOver(id));
         }
@@ -1125,10 +1137,8 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
     ) -> Result<GameView, ServiceError> {
-        let mut tx = self.write().await?;
-        let id = self.resolve_game(&mut tx, who, id, channel, false).await?;
-        let mut loaded = self.load(&mut tx, id).await?;
-        seat_of(&loaded.row, who)?;
+        let (mut tx, mut loaded, _) = self.open_game(who, id, channel, false).await?;
+        let id = loaded.row.id;
         if loaded.row.status != "active" {
             return Err(ServiceError::GameOver(id));
         }
@@ -1153,10 +1163,8 @@ impl Service {
         channel: Option<&str>,
         end: impl FnOnce(&mut Game, Side) -> Result<(), ServiceError>,
     ) -> Result<GameView, ServiceError> {
-        let mut tx = self.write().await?;
-        let id = self.resolve_game(&mut tx, who, id, channel, false).await?;
-        let mut loaded = self.load(&mut tx, id).await?;
-        let seat = seat_of(&loaded.row, who)?;
+        let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
+        let id = loaded.row.id;
         if loaded.row.status != "active" || loaded.game.outcome().is_some() {
             return Err(ServiceError::GameOver(id));
         }

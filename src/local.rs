@@ -132,6 +132,13 @@ fn save(images: &Path, name: &str, png: &[u8]) -> Result<PathBuf, ServiceError> 
     Ok(path)
 }
 
+/// The reply to a move: the sentence and where its picture went.
+fn played_reply(images: &Path, played: crate::service::Played) -> Result<String, ServiceError> {
+    let name = format!("game-{}-{}.png", played.view.id, played.view.turns);
+    let path = save(images, &name, &played.png)?;
+    Ok(format!("{}\npicture: {}", played.text, path.display()))
+}
+
 async fn execute(svc: &Service, l: &Line<'_>, images: &Path) -> Result<String, ServiceError> {
     let me = person(l.user);
     let game = game_option(l)?;
@@ -207,23 +214,9 @@ async fn execute(svc: &Service, l: &Line<'_>, images: &Path) -> Result<String, S
             if l.words.is_empty() {
                 return Ok("which move? e.g. alice move e1-e5".into());
             }
-            let played = svc.play(&me, game, None, &l.words.join(" ")).await?;
-            let path = save(
-                images,
-                &format!("game-{}-{}.png", played.view.id, played.view.turns),
-                &played.png,
-            )?;
-            Ok(format!("{}\npicture: {}", played.text, path.display()))
+            played_reply(images, svc.play(&me, game, None, &l.words.join(" ")).await?)
         }
-        "endturn" => {
-            let played = svc.end_turn(&me, game, None).await?;
-            let path = save(
-                images,
-                &format!("game-{}-{}.png", played.view.id, played.view.turns),
-                &played.png,
-            )?;
-            Ok(format!("{}\npicture: {}", played.text, path.display()))
-        }
+        "endturn" => played_reply(images, svc.end_turn(&me, game, None).await?),
         "board" => {
             let flip =
                 l.words.contains(&"flip") || l.options.get("flip").is_some_and(|v| *v == "true");

@@ -953,9 +953,7 @@ impl Service {
         let now = self.now();
         let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, true).await?;
         let id = loaded.row.id;
-        if loaded.row.status != "active" || loaded.game.outcome().is_some() {
-            return Err(ServiceError::GameOver(id));
-        }
+        ensure_active(&loaded)?;
         if loaded.row.deadline <= now {
             // The sweeper has not come round yet, but the time is up: the game is lost on time.
             self.time_out(&mut tx, &mut loaded, now).await?;
@@ -1070,9 +1068,7 @@ impl Service {
     ) -> Result<(GameView, bool), ServiceError> {
         let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
         let id = loaded.row.id;
-        if loaded.row.status != "active" || loaded.game.outcome().is_some() {
-            return Err(ServiceError::GameOver(id));
-        }
+        ensure_active(&loaded)?;
         let me = loaded.row.players[seat as usize].0;
         let agreed = matches!(loaded.row.draw_offer, Some(by) if by != me);
         if agreed {
@@ -1113,9 +1109,7 @@ impl Service {
     ) -> Result<GameView, ServiceError> {
         let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
         let id = loaded.row.id;
-        if loaded.row.status != "active" {
-            return Err(ServiceError::GameOver(id));
-        }
+        ensure_active(&loaded)?;
         let me = loaded.row.players[seat as usize].0;
         match loaded.row.draw_offer {
             Some(by) if by != me => {}
@@ -1139,9 +1133,7 @@ impl Service {
     ) -> Result<GameView, ServiceError> {
         let (mut tx, mut loaded, _) = self.open_game(who, id, channel, false).await?;
         let id = loaded.row.id;
-        if loaded.row.status != "active" {
-            return Err(ServiceError::GameOver(id));
-        }
+        ensure_active(&loaded)?;
         if loaded.row.move_count > 0 {
             return Err(ServiceError::CannotAbort(id));
         }
@@ -1165,9 +1157,7 @@ impl Service {
     ) -> Result<GameView, ServiceError> {
         let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
         let id = loaded.row.id;
-        if loaded.row.status != "active" || loaded.game.outcome().is_some() {
-            return Err(ServiceError::GameOver(id));
-        }
+        ensure_active(&loaded)?;
         end(&mut loaded.game, seat)?;
         let (status, result, reason) = outcome_columns(loaded.row.variant, loaded.game.outcome());
         sqlx::query("UPDATE games SET status = ?, result = ?, reason = ?, draw_offer = NULL, updated_at = ? WHERE id = ? AND status = 'active'")
@@ -1401,6 +1391,14 @@ impl Service {
 /// The reminder time: 24 hours before the deadline, or 12 for one-day games.
 fn remind_at(deadline: i64, days: u32) -> i64 {
     deadline - if days == 1 { DAY / 2 } else { DAY }
+}
+
+/// Refuses a game that is over (or set aside).
+fn ensure_active(loaded: &Loaded) -> Result<(), ServiceError> {
+    if loaded.row.status != "active" || loaded.game.outcome().is_some() {
+        return Err(ServiceError::GameOver(loaded.row.id));
+    }
+    Ok(())
 }
 
 /// The side `who` plays in a game, or why they may not act in it.

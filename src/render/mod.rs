@@ -1,6 +1,6 @@
 //! Pictures of the board: a PNG after every move, a GIF of a whole game.
 //!
-//! Like a good image server, the work is split in two: [`prepare`] makes, once per variant and
+//! Like a good image server, the work is split in two: `prepare.rs` makes, once per variant and
 //! theme, the palette, the empty board with its coordinates and every square as it can look; a
 //! picture then only copies prepared squares into an indexed image, writes the header, and encodes.
 //! Indexed pixels keep the encoding cheap and the files small.

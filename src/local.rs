@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use crate::render::{Scene, Theme};
 use crate::rules::{Position, Variant};
-use crate::service::{outcome_text, Person, Service, ServiceError, SideChoice};
+use crate::service::{Person, Service, ServiceError, SideChoice};
 
 pub const HELP: &str = "\
 Commands (each line: <user> <command> [options]):
@@ -290,10 +290,4 @@ async fn execute(svc: &Service, l: &Line<'_>, images: &Path) -> Result<String, S
         }
         other => Ok(format!("unknown command \"{other}\".\n{HELP}")),
     }
-}
-
-/// For the front end's messages: how a game ended.
-pub fn ended(view: &crate::service::GameView) -> Option<String> {
-    view.outcome
-        .map(|o| outcome_text(view.variant, &view.players, o))
 }

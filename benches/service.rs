@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use taflbot::notation::canonical;
+use taflbot::notation::write_move;
 use taflbot::rules::random::{play_random, Rng};
 use taflbot::rules::{write_position, Game, Side, Variant};
 use taflbot::service::{Person, Service, SideChoice, SystemClock};
@@ -16,14 +16,9 @@ fn scripted_game(seed: u64) -> (Vec<(Side, String)>, String) {
     let mut game = Game::new(Variant::by_id("tablut").unwrap());
     play_random(&mut game, &mut Rng::new(seed), 400);
     let mut moves = Vec::new();
-    let mut index = 0;
     for turn in game.turns() {
         for p in &turn.moves {
-            moves.push((
-                turn.side,
-                canonical(game.position_before(index).unwrap(), p.mv),
-            ));
-            index += 1;
+            moves.push((turn.side, write_move(p.mv, &p.captures)));
         }
     }
     (moves, write_position(game.position()))

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::notation::{self, canonical, play_turn, status_name, TurnEnd};
+use crate::notation::{self, canonical, play_turn, status_name, write_move, TurnEnd};
 use crate::rules::{parse_position, perft, write_position, Game, Position, Variant};
 
 /// A failure with the exit status it deserves and the text to print.
@@ -143,7 +143,6 @@ pub fn replay(
     }
     let pos = game.position();
     let outcome = game.outcome();
-    let mut index = 0;
     let turn_list: Vec<Value> = game
         .turns()
         .iter()
@@ -151,11 +150,7 @@ pub fn replay(
             let moves: Vec<String> = t
                 .moves
                 .iter()
-                .map(|p| {
-                    let s = canonical(game.position_before(index).expect("recorded"), p.mv);
-                    index += 1;
-                    s
-                })
+                .map(|p| write_move(p.mv, &p.captures))
                 .collect();
             let captures: Vec<String> = t
                 .moves

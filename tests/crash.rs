@@ -23,11 +23,10 @@ fn script(seed: u64) -> (String, usize) {
             "bob"
         };
         for p in &turn.moves {
-            let before = game.position_before(index).unwrap();
             index += 1;
             out.push_str(&format!(
                 "{who} move {}\n",
-                taflbot::notation::canonical(before, p.mv)
+                taflbot::notation::write_move(p.mv, &p.captures)
             ));
         }
     }

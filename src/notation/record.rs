@@ -20,7 +20,7 @@
 
 use std::fmt;
 
-use super::{canonical, play_turn, TurnEnd, TurnError};
+use super::{play_turn, write_move, TurnEnd, TurnError};
 use crate::rules::{parse_position, write_position, Game, Outcome, Reason, Side, Variant};
 
 /// A game read from a record, with its tags.
@@ -125,7 +125,6 @@ pub fn write_record(game: &Game, tags: &[(&str, &str)]) -> String {
     out.push('\n');
     let first = game.start().turn();
     let mut round = 1;
-    let mut index = 0;
     for turn in game.turns() {
         let marker = if turn.side == first {
             format!("{round}.")
@@ -137,13 +136,7 @@ pub fn write_record(game: &Game, tags: &[(&str, &str)]) -> String {
         let moves: Vec<String> = turn
             .moves
             .iter()
-            .map(|p| {
-                let before = game
-                    .position_before(index)
-                    .expect("a position before every move");
-                index += 1;
-                canonical(before, p.mv)
-            })
+            .map(|p| write_move(p.mv, &p.captures))
             .collect();
         let open = if turn.complete { "" } else { " ..." };
         out.push_str(&format!("{marker} {}{open}\n", moves.join(" ")));

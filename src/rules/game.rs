@@ -31,8 +31,8 @@ pub struct Turn {
 pub struct Game {
     start: Position,
     position: Position,
-    /// The position before each move, for writing moves out and for taking back nothing.
-    positions: Vec<Position>,
+    /// How many moves have been played.
+    moves: usize,
     turns: Vec<Turn>,
     /// How often each position has stood at the end of a turn (the start included).
     seen: HashMap<u64, u32>,
@@ -51,7 +51,7 @@ impl Game {
         Game {
             position: start.clone(),
             start,
-            positions: Vec::new(),
+            moves: 0,
             turns: Vec::new(),
             seen,
             ending: None,
@@ -74,14 +74,9 @@ impl Game {
         &self.turns
     }
 
-    /// The position before the `n`th move of the game (0-based).
-    pub fn position_before(&self, n: usize) -> Option<&Position> {
-        self.positions.get(n)
-    }
-
     /// How many moves have been played.
     pub fn move_count(&self) -> usize {
-        self.positions.len()
+        self.moves
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
@@ -146,8 +141,8 @@ impl Game {
         }
         let ends = self.ends_turn(&next);
         let counted = self.counted(&next);
-        self.positions
-            .push(std::mem::replace(&mut self.position, next));
+        self.moves += 1;
+        self.position = next;
         if ends {
             self.complete_turn();
         }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteConnection, SqlitePool};
 
-use crate::notation::{canonical, read_move, write_record};
+use crate::notation::{canonical, read_move, write_move, write_record};
 use crate::render::{Renderer, Scene, Theme};
 use crate::rules::random::Rng;
 use crate::rules::{parse_position, write_position, Game, Outcome, Reason, Side, Variant};
@@ -679,14 +679,17 @@ impl Service {
         let row = &l.row;
         let to_move = l.game.position().turn();
         let outcome = l.game.outcome();
-        let mut last_turn = Vec::new();
-        if let Some(turn) = l.game.turns().last() {
-            let first = l.game.move_count() - turn.moves.len();
-            for (k, p) in turn.moves.iter().enumerate() {
-                let before = l.game.position_before(first + k).expect("recorded");
-                last_turn.push(canonical(before, p.mv));
-            }
-        }
+        let last_turn = l
+            .game
+            .turns()
+            .last()
+            .map(|turn| {
+                turn.moves
+                    .iter()
+                    .map(|p| write_move(p.mv, &p.captures))
+                    .collect()
+            })
+            .unwrap_or_default();
         let players = [row.players[0].1.clone(), row.players[1].1.clone()];
         GameView {
             id: row.id,

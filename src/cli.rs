@@ -231,10 +231,18 @@ pub fn render(
         } else {
             TurnEnd::Whole
         };
-        play_turn(&mut game, turn, end)
-            .map_err(|e| CliError::plain(format!("turn {} (\"{turn}\"): {}", i + 1, e.error)))?;
+        play_turn(&mut game, turn, end).map_err(|e| CliError {
+            status: 1,
+            text: format!("turn {} (\"{turn}\"): {}", i + 1, e.error),
+            json: false,
+        })?;
     }
     let renderer = Renderer::new();
+    // A file named .gif gets a GIF even without --gif.
+    let gif = gif
+        || out
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("gif"));
     let bytes = if gif {
         renderer.gif(&game, theme, flip, None)
     } else {

@@ -172,6 +172,10 @@ fn replay_refuses_turns_after_the_end() {
     let v = json(&out);
     assert_eq!(v["status"], "defenders_won");
     assert_eq!(v["reason"], "king_escaped");
+    assert_eq!(
+        v["to_move"], "attackers",
+        "the move was made: the turn passed"
+    );
 }
 
 #[test]
@@ -282,5 +286,37 @@ fn render_writes_a_png_and_a_gif() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("unknown theme \"neon\"; the themes are classic, contrast"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn render_reads_the_format_from_the_file_name_and_refuses_a_bad_turn_like_replay() {
+    let dir = std::env::temp_dir().join(format!("taflbot-render-ext-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gif = dir.join("end.gif");
+    let out = taflbot(&[
+        "render",
+        "--variant",
+        "tablut",
+        "--out",
+        gif.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert_eq!(&std::fs::read(&gif).unwrap()[..3], b"GIF");
+    let out = taflbot(&[
+        "render",
+        "--variant",
+        "tyr-11",
+        "--replay",
+        "d1-d3",
+        "f8-f9",
+        "--out",
+        gif.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "taflbot: turn 2 (\"f8-f9\"): f9 is occupied"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

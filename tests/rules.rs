@@ -519,6 +519,10 @@ fn refusals_say_why() {
         "\"hello\" is not a square; write a move like e1-e5"
     );
     assert_eq!(refusal(&p, ""), "write a move like e1-e5");
+    assert_eq!(
+        refusal(&p, "d1-d2x"),
+        "an x must be followed by the captured squares, like e5-e8xe9"
+    );
 }
 
 #[test]

@@ -29,6 +29,7 @@ pub enum ParseMoveError {
     NotASquare(String),
     MissingDestination(String),
     Unexpected(String),
+    EmptyCaptures,
 }
 
 impl fmt::Display for ParseMoveError {
@@ -42,6 +43,12 @@ impl fmt::Display for ParseMoveError {
                 write!(
                     f,
                     "\"{s}\" names only one square; write where the piece goes, like e1-e5"
+                )
+            }
+            ParseMoveError::EmptyCaptures => {
+                write!(
+                    f,
+                    "an x must be followed by the captured squares, like e5-e8xe9"
                 )
             }
             ParseMoveError::Unexpected(rest) => write!(
@@ -140,6 +147,9 @@ pub fn parse_move(text: &str) -> Result<MoveText, ParseMoveError> {
     let mut rest = rest.trim_start();
     while let Some(r) = rest.strip_prefix(['x', 'X']) {
         let list = claimed.get_or_insert_with(Vec::new);
+        if r.trim().is_empty() {
+            return Err(ParseMoveError::EmptyCaptures);
+        }
         let (sq, r) = square_prefix(r.trim_start())?;
         list.push(sq);
         rest = r;

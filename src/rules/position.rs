@@ -649,7 +649,12 @@ impl Position {
         let captures = self.apply(m);
         self.outcome = self.decided();
         if self.outcome.is_some() {
+            // The game is over; the move was made, so the turn passes, as after any move.
             self.set_chain(None);
+            self.set_turn(mover.other());
+            if self.slot.is_some() {
+                self.set_slot(Slot::Defending);
+            }
             return captures;
         }
         if self.variant.rules.berserk && !captures.is_empty() && self.has_continuation(m.to) {

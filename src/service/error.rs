@@ -52,7 +52,10 @@ impl fmt::Display for ServiceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use ServiceError::*;
         match self {
-            UnknownVariant(v) => write!(f, "there is no variant \"{v}\" (see /rules for the list)"),
+            UnknownVariant(v) => {
+                let ids: Vec<&str> = crate::rules::Variant::all().iter().map(|v| v.id).collect();
+                write!(f, "there is no variant \"{v}\"; the variants are {}", ids.join(", "))
+            }
             SelfChallenge => write!(f, "you cannot challenge yourself"),
             BadDays(d) => write!(f, "{d} days per move is not offered: choose 1, 2, 3, 5, 7, 10 or 14"),
             NoSuchChallenge(Some(id)) => write!(f, "there is no challenge #{id}"),

@@ -8,14 +8,15 @@ use std::process::{Command, Stdio};
 use taflbot::rules::random::{play_random, Rng};
 use taflbot::rules::{Game, Side, Variant};
 
-/// A script for the local mode: a challenge, its acceptance, then a whole random Tablut game.
-fn script(seed: u64) -> (String, usize) {
+/// A script for the local mode: a challenge, its acceptance, then a whole random Tablut game; and
+/// the game's moves in order.
+fn script(seed: u64) -> (String, Vec<String>) {
     let mut game = Game::new(Variant::by_id("tablut").unwrap());
     let mut rng = Rng::new(seed);
     play_random(&mut game, &mut rng, 200);
     let mut out =
         String::from("alice challenge @bob variant:tablut side:attackers days:14\nbob accept\n");
-    let mut index = 0;
+    let mut moves = Vec::new();
     for turn in game.turns() {
         let who = if turn.side == Side::Attackers {
             "alice"
@@ -23,14 +24,12 @@ fn script(seed: u64) -> (String, usize) {
             "bob"
         };
         for p in &turn.moves {
-            index += 1;
-            out.push_str(&format!(
-                "{who} move {}\n",
-                taflbot::notation::write_move(p.mv, &p.captures)
-            ));
+            let text = taflbot::notation::write_move(p.mv, &p.captures);
+            out.push_str(&format!("{who} move {text}\n"));
+            moves.push(text);
         }
     }
-    (out, index)
+    (out, moves)
 }
 
 #[test]
@@ -39,9 +38,12 @@ fn acknowledged_moves_survive_a_kill() {
     std::fs::create_dir_all(&dir).unwrap();
     for round in 0..6u64 {
         let db = dir.join(format!("crash-{round}.db"));
-        let (text, total) = script(round + 11);
+        let (text, script_moves) = script(round + 11);
         let mut rng = Rng::new(round * 7919);
-        let stop_after = 3 + rng.below(total.saturating_sub(3).max(1));
+        let stop_after = 3 + rng.below(script_moves.len().saturating_sub(3).max(1));
+        // After the chosen acknowledgement, the kill comes at a random moment up to 3 ms later,
+        // often in the middle of the next move's transaction.
+        let delay = std::time::Duration::from_micros(rng.below(3000) as u64);
         let mut child = Command::new(env!("CARGO_BIN_EXE_taflbot"))
             .args([
                 "local",
@@ -66,7 +68,7 @@ fn acknowledged_moves_survive_a_kill() {
             if line.contains(" played ") {
                 acknowledged += 1;
                 if acknowledged >= stop_after {
-                    // Killed the moment the acknowledgement is read: no chance to tidy up.
+                    std::thread::sleep(delay);
                     child.kill().unwrap();
                     break;
                 }
@@ -80,10 +82,11 @@ fn acknowledged_moves_survive_a_kill() {
                 .fetch_one(&pool)
                 .await
                 .unwrap();
-            let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM moves")
-                .fetch_one(&pool)
-                .await
-                .unwrap();
+            let stored: Vec<String> =
+                sqlx::query_scalar("SELECT text FROM moves WHERE game_id = 1 ORDER BY ply")
+                    .fetch_all(&pool)
+                    .await
+                    .unwrap();
             let cached: i64 = sqlx::query_scalar("SELECT move_count FROM games WHERE id = 1")
                 .fetch_one(&pool)
                 .await
@@ -91,13 +94,17 @@ fn acknowledged_moves_survive_a_kill() {
             (integrity, stored, cached)
         });
         assert_eq!(check.0, "ok", "round {round}");
+        // Every acknowledged move is stored, in order, and the stored game is a prefix of the
+        // script (a move in flight may or may not have landed).
         assert!(
-            check.1 >= acknowledged as i64,
-            "round {round}: {} moves stored, {acknowledged} acknowledged",
-            check.1
+            check.1.len() >= acknowledged,
+            "round {round}: {} stored, {acknowledged} acknowledged",
+            check.1.len()
         );
+        assert_eq!(check.1[..], script_moves[..check.1.len()], "round {round}");
         assert_eq!(
-            check.1, check.2,
+            check.1.len() as i64,
+            check.2,
             "round {round}: the cached count follows the moves"
         );
     }

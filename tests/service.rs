@@ -169,9 +169,15 @@ async fn refusals_say_what_was_wrong() {
     assert_eq!(view.turns, 0, "a refused move changes nothing");
     svc.resign(&alice(), Some(id), None).await.unwrap();
     let over = svc.play(&bob(), Some(id), None, "d1-d3").await.unwrap_err();
-    assert_eq!(over.to_string(), format!("game #{id} is over"));
+    assert_eq!(
+        over.to_string(),
+        format!("game #{id} is over: bob (attackers) won: resignation")
+    );
     let over = svc.resign(&bob(), Some(id), None).await.unwrap_err();
-    assert_eq!(over.to_string(), format!("game #{id} is over"));
+    assert_eq!(
+        over.to_string(),
+        format!("game #{id} is over: bob (attackers) won: resignation")
+    );
 }
 
 #[tokio::test]

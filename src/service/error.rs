@@ -28,7 +28,8 @@ pub enum ServiceError {
         game: i64,
         waiting_for: String,
     },
-    GameOver(i64),
+    /// The game has ended; the text says how.
+    GameOver(i64, String),
     Move(MoveError),
     /// Another move reached the game first.
     PositionChanged(i64),
@@ -74,7 +75,8 @@ impl fmt::Display for ServiceError {
             NotYourTurn { game, waiting_for } => {
                 write!(f, "it is not your turn in game #{game}: it is {waiting_for}'s move")
             }
-            GameOver(id) => write!(f, "game #{id} is over"),
+            GameOver(id, how) if how.is_empty() => write!(f, "game #{id} is over"),
+            GameOver(id, how) => write!(f, "game #{id} is over: {how}"),
             Move(e) => write!(f, "{e}"),
             PositionChanged(id) => write!(f, "the position of game #{id} changed while you moved: look again and retry"),
             CannotAbort(id) => write!(f, "game #{id} has begun: resign instead of aborting"),

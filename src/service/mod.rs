@@ -1399,7 +1399,18 @@ fn remind_at(deadline: i64, days: u32) -> i64 {
 /// Refuses a game that is over (or set aside).
 fn ensure_active(loaded: &Loaded) -> Result<(), ServiceError> {
     if loaded.row.status != "active" || loaded.game.outcome().is_some() {
-        return Err(ServiceError::GameOver(loaded.row.id));
+        let how = match (loaded.game.outcome(), loaded.row.result.as_str()) {
+            (_, "aborted") => "it was aborted".to_string(),
+            (Some(o), _) => {
+                let players = [
+                    loaded.row.players[0].1.clone(),
+                    loaded.row.players[1].1.clone(),
+                ];
+                outcome_text(loaded.row.variant, &players, o)
+            }
+            (None, _) => String::new(),
+        };
+        return Err(ServiceError::GameOver(loaded.row.id, how));
     }
     Ok(())
 }

@@ -1076,18 +1076,7 @@ impl Service {
         let agreed = matches!(loaded.row.draw_offer, Some(by) if by != me);
         if agreed {
             loaded.game.agree_draw()?;
-            let (status, result, reason) =
-                outcome_columns(loaded.row.variant, loaded.game.outcome());
-            sqlx::query("UPDATE games SET status = ?, result = ?, reason = ?, draw_offer = NULL, updated_at = ? WHERE id = ?")
-                .bind(status)
-                .bind(&result)
-                .bind(reason)
-                .bind(self.now())
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            loaded.row.status = status.to_string();
-            loaded.row.draw_offer = None;
+            self.store_ending(&mut tx, &mut loaded).await?;
         } else {
             if loaded.row.draw_offer == Some(me) {
                 return Err(ServiceError::DrawAlreadyOffered(id));
@@ -1159,21 +1148,34 @@ impl Service {
         end: impl FnOnce(&mut Game, Side) -> Result<(), ServiceError>,
     ) -> Result<GameView, ServiceError> {
         let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
-        let id = loaded.row.id;
         ensure_active(&loaded)?;
         end(&mut loaded.game, seat)?;
-        let (status, result, reason) = outcome_columns(loaded.row.variant, loaded.game.outcome());
-        sqlx::query("UPDATE games SET status = ?, result = ?, reason = ?, draw_offer = NULL, updated_at = ? WHERE id = ? AND status = 'active'")
-            .bind(status)
-            .bind(&result)
-            .bind(reason)
-            .bind(self.now())
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        self.store_ending(&mut tx, &mut loaded).await?;
         tx.commit().await?;
-        loaded.row.status = status.to_string();
         Ok(self.view(&loaded))
+    }
+
+    /// Writes the ending the game has just reached by agreement or resignation.
+    async fn store_ending(
+        &self,
+        conn: &mut SqliteConnection,
+        loaded: &mut Loaded,
+    ) -> Result<(), ServiceError> {
+        let (status, result, reason) = outcome_columns(loaded.row.variant, loaded.game.outcome());
+        sqlx::query(
+            "UPDATE games SET status = ?, result = ?, reason = ?, draw_offer = NULL, updated_at = ?
+             WHERE id = ? AND status = 'active'",
+        )
+        .bind(status)
+        .bind(&result)
+        .bind(reason)
+        .bind(self.now())
+        .bind(loaded.row.id)
+        .execute(&mut *conn)
+        .await?;
+        loaded.row.status = status.to_string();
+        loaded.row.draw_offer = None;
+        Ok(())
     }
 
     // ----- deadlines -----

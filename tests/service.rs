@@ -135,7 +135,7 @@ async fn refusals_say_what_was_wrong() {
     let own = svc.accept(&alice(), Some(c.id), None).await.unwrap_err();
     assert_eq!(
         own.to_string(),
-        "you cannot accept your own challenge (cancel it instead)"
+        "this is your own challenge: only the challenged player answers it (/cancel withdraws it)"
     );
     let stranger = svc.accept(&carol(), Some(c.id), None).await.unwrap_err();
     assert_eq!(stranger.to_string(), "this is not your challenge");
@@ -553,9 +553,30 @@ async fn without_a_game_number_the_game_is_found_or_the_choice_asked_for() {
         several.to_string(),
         format!("several of your games match (#{first}, #{second}): say which with game:")
     );
+    // Where none of the player's games is played, all of them are meant.
     let elsewhere = svc
         .resign(&alice(), None, Some("another channel"))
         .await
         .unwrap_err();
-    assert_eq!(elsewhere.to_string(), "you have no game in progress");
+    assert_eq!(elsewhere.to_string(), several.to_string());
+    // A game's own thread names it.
+    svc.set_thread(second, Some("thread-2")).await.unwrap();
+    let view = svc.resign(&alice(), None, Some("thread-2")).await.unwrap();
+    assert_eq!(view.id, second);
+    let (only, moves) = svc.legal_moves(&alice(), None, None).await.unwrap();
+    assert_eq!(only, first);
+    let tyr = taflbot::rules::Variant::by_id("tyr-11").unwrap();
+    assert_eq!(
+        moves.len(),
+        taflbot::rules::Position::start(tyr).legal_moves().len()
+    );
+    assert!(moves.iter().any(|m| m == "d1-d3"));
+    let not_yours = svc
+        .legal_moves(&bob(), Some(first), None)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        not_yours.to_string(),
+        format!("it is not your turn in game #{first}: it is alice's move")
+    );
 }

@@ -63,7 +63,7 @@ impl fmt::Display for ServiceError {
             NoSuchChallenge(None) => write!(f, "you have no open challenge to answer"),
             SeveralChallenges(list) => write!(f, "you have several open challenges ({}): name one", ids(list)),
             NotYourChallenge => write!(f, "this is not your challenge"),
-            OwnChallenge => write!(f, "you cannot accept your own challenge (cancel it instead)"),
+            OwnChallenge => write!(f, "this is your own challenge: only the challenged player answers it (/cancel withdraws it)"),
             OutOfTime(id) => write!(f, "your time in game #{id} ran out before this move: the game is lost on time"),
             BadInput(why) => write!(f, "{why}"),
             ChallengeClosed(id, status) => write!(f, "challenge #{id} is no longer open ({status})"),

@@ -739,13 +739,15 @@ impl Service {
             return Ok(id);
         }
         // The player's active games here: in the channel or its game thread, when one is given.
-        let here: Vec<GameSummary> = self
-            .summaries(conn, who)
-            .await?
+        // Where none of them is played, all of them are meant.
+        let mine = self.summaries(conn, who).await?;
+        let in_channel = |places: &[Option<String>; 2]| {
+            channel.is_none_or(|c| places.iter().any(|p| p.as_deref() == Some(c)))
+        };
+        let anywhere = !mine.iter().any(|(places, _)| in_channel(places));
+        let here: Vec<GameSummary> = mine
             .into_iter()
-            .filter(|(places, _)| {
-                channel.is_none_or(|c| places.iter().any(|p| p.as_deref() == Some(c)))
-            })
+            .filter(|(places, _)| anywhere || in_channel(places))
             .map(|(_, summary)| summary)
             .collect();
         let waiting: Vec<i64> = here.iter().filter(|g| g.your_turn).map(|g| g.id).collect();
@@ -909,6 +911,55 @@ impl Service {
         let loaded = self.load(&mut tx, id).await?;
         let seat = seat_of(&loaded.row, who)?;
         Ok((tx, loaded, seat))
+    }
+
+    /// A game by id, as anyone sees it (the front end uses it to post notices).
+    pub async fn game(&self, id: i64) -> Result<GameView, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let loaded = self.load(&mut conn, id).await?;
+        Ok(self.view(&loaded))
+    }
+
+    /// Records the thread a game is played in, or that it has none any more.
+    pub async fn set_thread(&self, id: i64, thread: Option<&str>) -> Result<(), ServiceError> {
+        let done = sqlx::query("UPDATE games SET thread = ? WHERE id = ?")
+            .bind(thread)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(ServiceError::NoSuchGame(id));
+        }
+        Ok(())
+    }
+
+    /// The legal moves, in canonical form, of the game `who` means when it is their move.
+    pub async fn legal_moves(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<(i64, Vec<String>), ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let id = self.resolve_game(&mut conn, who, id, channel, true).await?;
+        let loaded = self.load(&mut conn, id).await?;
+        let seat = seat_of(&loaded.row, who)?;
+        ensure_active(&loaded)?;
+        let mover = loaded.game.position().turn();
+        if seat != mover {
+            return Err(ServiceError::NotYourTurn {
+                game: id,
+                waiting_for: loaded.row.players[mover as usize].1.name.clone(),
+            });
+        }
+        let pos = loaded.game.position();
+        let moves = loaded
+            .game
+            .legal_moves()
+            .into_iter()
+            .map(|m| canonical(pos, m))
+            .collect();
+        Ok((id, moves))
     }
 
     // ----- moves -----
@@ -1298,6 +1349,17 @@ impl Service {
             view.status_line()
         );
         Ok(Some(self.notice(tx, Some(id), "timeout", &text).await?))
+    }
+
+    /// Leaves a message for the front end to deliver later (a post that failed now).
+    pub async fn leave_notice(
+        &self,
+        game: Option<i64>,
+        kind: &str,
+        text: &str,
+    ) -> Result<Notice, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        self.notice(&mut conn, game, kind, text).await
     }
 
     async fn notice(

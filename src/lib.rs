@@ -1,4 +1,5 @@
 pub mod cli;
+pub mod discord;
 pub mod local;
 pub mod notation;
 pub mod render;

@@ -139,14 +139,7 @@ fn local(db: Option<String>, images: &std::path::Path) -> Result<String, cli::Cl
         .build()
         .map_err(|e| cli::CliError::message(format!("cannot start: {e}")))?;
     runtime.block_on(async {
-        let url = database_url(db);
-        let pool = taflbot::store::open(&url)
-            .await
-            .map_err(|e| cli::CliError::message(format!("cannot open the database {url}: {e}")))?;
-        let service = taflbot::service::Service::new(
-            pool,
-            std::sync::Arc::new(taflbot::service::SystemClock),
-        );
+        let service = open_service(&database_url(db)).await?;
         let stdin = std::io::stdin();
         let interactive = stdin.is_terminal();
         let mut out = std::io::stdout();
@@ -157,18 +150,50 @@ fn local(db: Option<String>, images: &std::path::Path) -> Result<String, cli::Cl
     })
 }
 
+/// Opens the database and builds the service on it.
+async fn open_service(url: &str) -> Result<taflbot::service::Service, cli::CliError> {
+    let pool = taflbot::store::open(url)
+        .await
+        .map_err(|e| cli::CliError::message(format!("cannot open the database {url}: {e}")))?;
+    Ok(taflbot::service::Service::new(
+        pool,
+        std::sync::Arc::new(taflbot::service::SystemClock),
+    ))
+}
+
+/// The Discord bot, until Ctrl-C or SIGTERM.
+fn bot(config: taflbot::discord::Config) -> Result<String, cli::CliError> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,taflbot=info")),
+        )
+        .init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| cli::CliError::message(format!("cannot start: {e}")))?;
+    runtime.block_on(async {
+        let service = open_service(&database_url(None)).await?;
+        let pool = service.pool().clone();
+        let ran = taflbot::discord::run(config, service).await;
+        pool.close().await;
+        ran.map_err(|e| cli::CliError::message(e.to_string()))?;
+        Ok(String::new())
+    })
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let result = match args.command {
         Command::Local { db, images } => local(db, &images),
-        Command::Run { images } => match std::env::var("DISCORD_TOKEN") {
-            Ok(token) if !token.trim().is_empty() => Err(cli::CliError::message(
-                "this build has no Discord adapter yet; unset DISCORD_TOKEN to play in the local mode",
-            )),
-            _ => {
+        Command::Run { images } => match taflbot::discord::Config::from_env() {
+            Ok(Some(config)) => bot(config),
+            Ok(None) => {
                 eprintln!("DISCORD_TOKEN is not set: starting the local mode (see the README).");
                 local(None, &images)
             }
+            Err(e) => Err(cli::CliError::message(e)),
         },
         command => run(Args { command }),
     };

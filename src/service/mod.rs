@@ -143,6 +143,9 @@ pub struct GameView {
     /// The last turn in canonical text.
     pub last_turn: Vec<String>,
     pub turns: usize,
+    /// A berserk chain is open: the player to move may capture again with the same piece or end
+    /// the turn.
+    pub open_chain: bool,
 }
 
 impl GameView {
@@ -712,6 +715,7 @@ impl Service {
             }),
             last_turn,
             turns: l.game.turns().len(),
+            open_chain: outcome.is_none() && l.game.position().chain().is_some(),
         }
     }
 

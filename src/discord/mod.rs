@@ -1,0 +1,385 @@
+//! The Discord adapter: slash commands and buttons (poise over serenity) in front of the game
+//! service, games in threads, and the notices of the sweeper posted where the games are.
+
+pub mod commands;
+pub mod post;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use serenity::{ClientBuilder, GatewayIntents, Http, HttpBuilder, ShardManager};
+
+use crate::service::{Notice, Service};
+use post::{Poster, Reply, Retry};
+
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+pub type Context<'a> = poise::Context<'a, Arc<Bot>, Error>;
+
+/// The bot's settings, from the environment.
+#[derive(Clone)]
+pub struct Config {
+    pub token: String,
+    /// A REST proxy to send every call through (`DISCORD_API_BASE`); serenity's own rate limiter is
+    /// then off, as the proxy limits.
+    pub api_base: Option<String>,
+    /// Register the commands in this guild only (`DISCORD_GUILD_ID`): they appear at once.
+    pub guild_id: Option<u64>,
+    pub answers: Retry,
+    pub posts: Retry,
+    /// How often deadlines are checked and notices delivered.
+    pub sweep_every: Duration,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("token", &"(hidden)")
+            .field("api_base", &self.api_base)
+            .field("guild_id", &self.guild_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Config {
+    pub fn new(token: impl Into<String>) -> Config {
+        let token = token.into();
+        let token = token.trim();
+        Config {
+            token: token.strip_prefix("Bot ").unwrap_or(token).to_string(),
+            api_base: None,
+            guild_id: None,
+            answers: Retry::answers(),
+            posts: Retry::posts(),
+            sweep_every: Duration::from_secs(60),
+        }
+    }
+
+    /// Reads `DISCORD_TOKEN`, `DISCORD_API_BASE` and `DISCORD_GUILD_ID`. `None` without a token.
+    pub fn from_env() -> Result<Option<Config>, String> {
+        let token = match std::env::var("DISCORD_TOKEN") {
+            Ok(t) if !t.trim().is_empty() => t,
+            _ => return Ok(None),
+        };
+        let mut config = Config::new(token);
+        config.api_base = std::env::var("DISCORD_API_BASE")
+            .ok()
+            .map(|b| b.trim().trim_end_matches('/').to_string())
+            .filter(|b| !b.is_empty());
+        config.guild_id = match std::env::var("DISCORD_GUILD_ID") {
+            Ok(g) if !g.trim().is_empty() => Some(
+                post::parse_id(g.trim())
+                    .ok_or_else(|| format!("DISCORD_GUILD_ID is not a Discord id: {g:?}"))?,
+            ),
+            _ => None,
+        };
+        Ok(Some(config))
+    }
+}
+
+/// What every command and button shares.
+pub struct Bot {
+    pub service: Service,
+    pub poster: Poster,
+    pub answers: Retry,
+    pub inflight: Inflight,
+}
+
+impl Bot {
+    /// Posts a game's news in its thread; when Discord cannot take it now, the text is left as a
+    /// notice that the sweeper delivers later. The game itself is stored already.
+    pub async fn post_or_keep(
+        &self,
+        http: &Http,
+        view: &crate::service::GameView,
+        reply: &Reply,
+        nonce: &str,
+    ) {
+        if let Err(e) = self
+            .poster
+            .post_to_game(http, &self.service, view, reply, nonce)
+            .await
+        {
+            tracing::error!(game = view.id, error = %e, "could not post in the game's thread; kept for later");
+            if let Err(e) = self
+                .service
+                .leave_notice(Some(view.id), "post", &reply.text)
+                .await
+            {
+                tracing::error!(game = view.id, error = %e, "could not keep the post for later");
+            }
+        }
+    }
+
+    /// Delivers a notice of the sweeper where its game is played. True when it was posted (or can
+    /// never be: its game is gone), false to try again next round.
+    pub async fn deliver(&self, http: &Http, notice: Notice) -> bool {
+        let Some(game) = notice.game_id else {
+            tracing::warn!(notice = notice.id, "a notice without a game; dropped");
+            return true;
+        };
+        let view = match self.service.game(game).await {
+            Ok(view) => view,
+            Err(crate::service::ServiceError::Database(e)) => {
+                tracing::warn!(notice = notice.id, error = %e, "notice not delivered yet");
+                return false;
+            }
+            Err(e) => {
+                tracing::warn!(notice = notice.id, error = %e, "the notice's game cannot be shown; dropped");
+                return true;
+            }
+        };
+        let mut reply = Reply::text(notice.text);
+        let ping: Vec<&crate::service::Person> = match notice.kind.as_str() {
+            "reminder" => view.waiting_for.iter().collect(),
+            "timeout" => view.players.iter().collect(),
+            _ => Vec::new(),
+        };
+        for p in ping {
+            if let Some(id) = post::parse_id(&p.key) {
+                reply.text.push_str(&format!(" <@{id}>"));
+                reply = reply.mention([serenity::UserId::new(id)]);
+            }
+        }
+        let nonce = format!("n{}", notice.id);
+        match self
+            .poster
+            .post_to_game(http, &self.service, &view, &reply, &nonce)
+            .await
+        {
+            Ok(_) => true,
+            Err(e) => {
+                tracing::warn!(notice = notice.id, error = %e, "notice not delivered yet");
+                false
+            }
+        }
+    }
+}
+
+/// Counts the commands at work, so that a shutdown can wait for the moves in flight.
+#[derive(Default)]
+pub struct Inflight {
+    count: AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
+pub struct Working<'a>(&'a Inflight);
+
+impl Inflight {
+    pub fn enter(&self) -> Working<'_> {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        Working(self)
+    }
+
+    /// Waits until no command is at work, or `limit` has passed.
+    pub async fn idle(&self, limit: Duration) {
+        let wait = async {
+            loop {
+                let notified = self.idle.notified();
+                if self.count.load(Ordering::SeqCst) == 0 {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        let _ = tokio::time::timeout(limit, wait).await;
+    }
+}
+
+impl Drop for Working<'_> {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+/// Why the bot could not start.
+#[derive(Debug)]
+pub enum StartError {
+    /// Discord refused the token.
+    Token,
+    Discord(serenity::Error),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Token => write!(
+                f,
+                "Discord refused DISCORD_TOKEN: check the bot token in the Developer Portal"
+            ),
+            StartError::Discord(e) => write!(f, "could not reach Discord: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// A bot that is connected.
+pub struct Running {
+    client: tokio::task::JoinHandle<Result<(), serenity::Error>>,
+    shards: Arc<ShardManager>,
+    stop: tokio::sync::watch::Sender<bool>,
+    sweeper: tokio::task::JoinHandle<()>,
+    bot: Arc<Bot>,
+}
+
+/// Connects the bot: checks the token, registers the commands once the gateway is ready, and
+/// starts the sweeper that posts reminders and timeouts.
+pub async fn start(config: Config, service: Service) -> Result<Running, StartError> {
+    let mut http = HttpBuilder::new(&config.token);
+    if let Some(base) = &config.api_base {
+        // serenity's rate limiter would send its calls past the proxy; the proxy limits instead.
+        http = http.proxy(base.as_str()).ratelimiter_disabled(true);
+    }
+    let http = http.build();
+    match post::retrying(&config.posts, "check token", || http.get_current_user()).await {
+        Ok(me) => tracing::info!(bot = %me.name, "connected to Discord"),
+        Err(e) if post::refusal(&e).is_some_and(|(status, _)| status == 401) => {
+            return Err(StartError::Token)
+        }
+        Err(e) => return Err(StartError::Discord(e)),
+    }
+    let bot = Arc::new(Bot {
+        service: service.clone(),
+        poster: Poster {
+            retry: config.posts.clone(),
+        },
+        answers: config.answers.clone(),
+        inflight: Inflight::default(),
+    });
+    let data = bot.clone();
+    let guild = config.guild_id;
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: commands::all(),
+            on_error: |error| Box::pin(on_error(error)),
+            event_handler: |framework, event| Box::pin(on_event(framework, event)),
+            initialize_owners: false,
+            ..Default::default()
+        })
+        .setup(move |ctx, _ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                let registered = match guild {
+                    Some(g) => {
+                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
+                            .await
+                    }
+                    None => poise::builtins::register_globally(ctx, commands).await,
+                };
+                match registered {
+                    Ok(()) => tracing::info!(commands = commands.len(), "commands registered"),
+                    Err(e) => tracing::error!(error = %e, "could not register the commands"),
+                }
+                Ok(data)
+            })
+        })
+        .build();
+    let mut client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
+        .framework(framework)
+        .await
+        .map_err(StartError::Discord)?;
+    let shards = client.shard_manager.clone();
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let (deliverer, http) = (bot.clone(), client.http.clone());
+    let sweeper = service.spawn_sweeper(config.sweep_every, stopped, move |notice| {
+        let (bot, http) = (deliverer.clone(), http.clone());
+        async move { bot.deliver(&http, notice).await }
+    });
+    let client = tokio::spawn(async move { client.start().await });
+    Ok(Running {
+        client,
+        shards,
+        stop,
+        sweeper,
+        bot,
+    })
+}
+
+impl Running {
+    /// Stops taking commands, lets those at work finish (their moves are stored), then stops the
+    /// sweeper.
+    pub async fn shutdown(self) {
+        self.shards.shutdown_all().await;
+        self.bot.inflight.idle(Duration::from_secs(30)).await;
+        let _ = self.stop.send(true);
+        let _ = self.sweeper.await;
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.client).await;
+    }
+
+    /// Runs until Ctrl-C or SIGTERM (then shuts down cleanly) or until the gateway gives up.
+    pub async fn until_stopped(mut self) -> Result<(), Error> {
+        tokio::select! {
+            _ = stop_signal() => {
+                tracing::info!("stopping: finishing the commands at work");
+                self.shutdown().await;
+                Ok(())
+            }
+            ended = &mut self.client => {
+                let _ = self.stop.send(true);
+                match ended {
+                    Ok(Ok(())) => Ok(()),
+                    Ok(Err(e)) => Err(format!("the connection to Discord ended: {e}").into()),
+                    Err(e) => Err(format!("the Discord client failed: {e}").into()),
+                }
+            }
+        }
+    }
+}
+
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Runs the bot with `config` on `service` until stopped.
+pub async fn run(config: Config, service: Service) -> Result<(), Error> {
+    let running = start(config, service).await?;
+    running.until_stopped().await
+}
+
+async fn on_event(
+    framework: poise::FrameworkContext<'_, Arc<Bot>, Error>,
+    event: &serenity::FullEvent,
+) -> Result<(), Error> {
+    if let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Component(press),
+    } = event
+    {
+        commands::pressed(&framework.serenity_context.http, framework.user_data, press).await;
+    }
+    Ok(())
+}
+
+async fn on_error(error: poise::FrameworkError<'_, Arc<Bot>, Error>) {
+    match error {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            tracing::error!(command = %ctx.command().name, %error, "a command failed");
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::warn!(error = %e, "could not report a command error");
+            }
+        }
+    }
+}

@@ -1,0 +1,424 @@
+//! Talking to Discord without losing or repeating anything: answers to interactions, and posts in
+//! a game's thread. Failed calls (5xx, 429, no answer in time, a dropped connection) are retried
+//! with backoff. A repeated answer to an interaction is refused by Discord as "already
+//! acknowledged", and a repeated channel post carries the same enforced nonce, so a retry of a call
+//! that did in fact arrive never shows twice.
+
+use std::future::Future;
+use std::time::Duration;
+
+use ::serenity::builder::Builder;
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ButtonStyle, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, EditInteractionResponse, EditThread, Http, InteractionId, Nonce, UserId,
+};
+
+use crate::service::{GameView, Service};
+
+/// How often and how patiently a call is tried.
+#[derive(Clone, Debug)]
+pub struct Retry {
+    /// Tries in all, the first included.
+    pub attempts: u32,
+    /// The wait after the first failure; it doubles after each further one, up to `max_wait`.
+    pub first_wait: Duration,
+    pub max_wait: Duration,
+    /// How long one try may take.
+    pub timeout: Duration,
+}
+
+impl Retry {
+    /// For answers to interactions, which Discord accepts only within 3 seconds.
+    pub fn answers() -> Retry {
+        Retry {
+            attempts: 4,
+            first_wait: Duration::from_millis(150),
+            max_wait: Duration::from_millis(600),
+            timeout: Duration::from_millis(1500),
+        }
+    }
+
+    /// For posts in channels and threads.
+    pub fn posts() -> Retry {
+        Retry {
+            attempts: 6,
+            first_wait: Duration::from_millis(500),
+            max_wait: Duration::from_secs(8),
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Discord's error codes that the bot acts on.
+pub mod code {
+    pub const UNKNOWN_CHANNEL: isize = 10003;
+    pub const UNKNOWN_INTERACTION: isize = 10062;
+    pub const MISSING_ACCESS: isize = 50001;
+    pub const MISSING_PERMISSIONS: isize = 50013;
+    pub const ALREADY_ACKNOWLEDGED: isize = 40060;
+    pub const THREAD_ARCHIVED: isize = 50083;
+}
+
+/// The HTTP status and Discord error code of a refused call.
+pub fn refusal(e: &serenity::Error) -> Option<(u16, isize)> {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            Some((r.status_code.as_u16(), r.error.code))
+        }
+        _ => None,
+    }
+}
+
+/// Whether trying again may help: Discord failed or asked us to slow down, or did not answer.
+fn transient(e: &serenity::Error) -> bool {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            let status = r.status_code.as_u16();
+            status == 429 || status >= 500
+        }
+        serenity::Error::Http(serenity::HttpError::Request(_)) => true,
+        serenity::Error::Other(TIMED_OUT) => true,
+        _ => false,
+    }
+}
+
+const TIMED_OUT: &str = "Discord did not answer in time";
+
+/// Calls `call` until it succeeds, fails for good, or the tries are used up.
+pub async fn retrying<T, F, Fut>(policy: &Retry, what: &str, mut call: F) -> serenity::Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = serenity::Result<T>>,
+{
+    let mut wait = policy.first_wait;
+    let mut attempt = 1;
+    loop {
+        let error = match tokio::time::timeout(policy.timeout, call()).await {
+            Ok(Ok(value)) => return Ok(value),
+            Ok(Err(e)) => e,
+            Err(_) => serenity::Error::Other(TIMED_OUT),
+        };
+        if attempt >= policy.attempts || !transient(&error) {
+            return Err(error);
+        }
+        tracing::warn!(%what, attempt, error = %error, "Discord call failed; trying again");
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(policy.max_wait);
+        attempt += 1;
+    }
+}
+
+/// A message to show: text, maybe the board, maybe buttons; public or for the user alone.
+#[derive(Clone, Debug, Default)]
+pub struct Reply {
+    pub text: String,
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Users the message pings.
+    pub mention: Vec<UserId>,
+    /// Buttons: (custom id, label, style).
+    pub buttons: Vec<(String, String, ButtonStyle)>,
+    pub private: bool,
+}
+
+impl Reply {
+    pub fn text(text: impl Into<String>) -> Reply {
+        Reply {
+            text: text.into(),
+            ..Reply::default()
+        }
+    }
+
+    /// A private answer that only the user sees.
+    pub fn private(text: impl Into<String>) -> Reply {
+        Reply {
+            private: true,
+            ..Reply::text(text)
+        }
+    }
+
+    pub fn file(mut self, name: &str, bytes: Vec<u8>) -> Reply {
+        self.files.push((name.to_string(), bytes));
+        self
+    }
+
+    pub fn board(self, png: Vec<u8>) -> Reply {
+        self.file("board.png", png)
+    }
+
+    pub fn mention(mut self, users: impl IntoIterator<Item = UserId>) -> Reply {
+        self.mention.extend(users);
+        self
+    }
+
+    pub fn button(mut self, id: String, label: &str, style: ButtonStyle) -> Reply {
+        self.buttons.push((id, label.to_string(), style));
+        self
+    }
+
+    fn allowed_mentions(&self) -> CreateAllowedMentions {
+        CreateAllowedMentions::new().users(self.mention.iter().copied())
+    }
+
+    fn components(&self) -> Vec<CreateActionRow> {
+        if self.buttons.is_empty() {
+            return Vec::new();
+        }
+        let buttons = self
+            .buttons
+            .iter()
+            .map(|(id, label, style)| CreateButton::new(id).label(label).style(*style))
+            .collect();
+        vec![CreateActionRow::Buttons(buttons)]
+    }
+
+    fn attachments(&self) -> Vec<CreateAttachment> {
+        self.files
+            .iter()
+            .map(|(name, bytes)| CreateAttachment::bytes(bytes.clone(), name.as_str()))
+            .collect()
+    }
+
+    fn as_response(&self) -> CreateInteractionResponseMessage {
+        CreateInteractionResponseMessage::new()
+            .content(&self.text)
+            .ephemeral(self.private)
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components())
+            .add_files(self.attachments())
+    }
+
+    fn as_followup(&self) -> CreateInteractionResponseFollowup {
+        CreateInteractionResponseFollowup::new()
+            .content(&self.text)
+            .ephemeral(self.private)
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components())
+            .add_files(self.attachments())
+    }
+
+    fn as_edit(&self) -> EditInteractionResponse {
+        let mut edit = EditInteractionResponse::new()
+            .content(&self.text)
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components());
+        for file in self.attachments() {
+            edit = edit.new_attachment(file);
+        }
+        edit
+    }
+
+    fn as_message(&self, nonce: &str) -> CreateMessage {
+        CreateMessage::new()
+            .content(&self.text)
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components())
+            .add_files(self.attachments())
+            .nonce(Nonce::String(nonce.to_string()))
+            .enforce_nonce(true)
+    }
+}
+
+/// Answers one interaction: first the response (or a deferral), then follow-ups.
+pub struct Responder<'a> {
+    http: &'a Http,
+    id: InteractionId,
+    token: &'a str,
+    retry: &'a Retry,
+    answered: bool,
+    /// Deferred and not yet followed by the message that replaces the "thinking" note.
+    deferred: bool,
+}
+
+impl<'a> Responder<'a> {
+    pub fn new(http: &'a Http, id: InteractionId, token: &'a str, retry: &'a Retry) -> Self {
+        Responder {
+            http,
+            id,
+            token,
+            retry,
+            answered: false,
+            deferred: false,
+        }
+    }
+
+    /// Sends the interaction's response, retrying; an "already acknowledged" refusal means an
+    /// earlier try arrived.
+    async fn respond(&mut self, response: CreateInteractionResponse) -> serenity::Result<()> {
+        let (http, id, token) = (self.http, self.id, self.token);
+        let result = retrying(self.retry, "interaction response", || {
+            let response = response.clone();
+            async move { response.execute(http, (id, token)).await }
+        })
+        .await;
+        match result {
+            Ok(()) => {}
+            Err(e) if refusal(&e).is_some_and(|(_, c)| c == code::ALREADY_ACKNOWLEDGED) => {}
+            Err(e) => return Err(e),
+        }
+        self.answered = true;
+        Ok(())
+    }
+
+    /// Tells Discord an answer is coming (the work may take longer than its 3 seconds).
+    pub async fn defer(&mut self, private: bool) -> serenity::Result<()> {
+        if self.answered {
+            return Ok(());
+        }
+        self.respond(CreateInteractionResponse::Defer(
+            CreateInteractionResponseMessage::new().ephemeral(private),
+        ))
+        .await?;
+        self.deferred = true;
+        Ok(())
+    }
+
+    /// Sends a message: the response, or a follow-up once the interaction was answered.
+    pub async fn send(&mut self, reply: &Reply) -> serenity::Result<()> {
+        if !self.answered {
+            return self
+                .respond(CreateInteractionResponse::Message(reply.as_response()))
+                .await;
+        }
+        let (http, token) = (self.http, self.token);
+        if self.deferred {
+            retrying(self.retry, "deferred answer", || {
+                let edit = reply.as_edit();
+                async move { edit.execute(http, token).await.map(|_| ()) }
+            })
+            .await?;
+            self.deferred = false;
+            return Ok(());
+        }
+        retrying(self.retry, "follow-up", || {
+            let followup = reply.as_followup();
+            async move { followup.execute(http, (None, token)).await.map(|_| ()) }
+        })
+        .await
+    }
+
+    /// Replaces the message the pressed button belongs to.
+    pub async fn update(&mut self, reply: &Reply) -> serenity::Result<()> {
+        self.respond(CreateInteractionResponse::UpdateMessage(
+            reply.as_response(),
+        ))
+        .await
+    }
+
+    /// Answers an autocomplete request.
+    pub async fn choices(
+        &mut self,
+        choices: serenity::CreateAutocompleteResponse,
+    ) -> serenity::Result<()> {
+        self.respond(CreateInteractionResponse::Autocomplete(choices))
+            .await
+    }
+
+    pub fn answered(&self) -> bool {
+        self.answered
+    }
+
+    pub fn interaction(&self) -> InteractionId {
+        self.id
+    }
+}
+
+/// Posts in games' threads and channels.
+#[derive(Clone)]
+pub struct Poster {
+    pub retry: Retry,
+}
+
+/// Where a post went.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Posted {
+    Thread,
+    /// In the game's channel, because the thread could not take it.
+    Channel,
+}
+
+impl Poster {
+    /// Posts in a channel, retrying under one nonce.
+    pub async fn post(
+        &self,
+        http: &Http,
+        channel: ChannelId,
+        reply: &Reply,
+        nonce: &str,
+    ) -> serenity::Result<()> {
+        retrying(&self.retry, "post", || {
+            let message = reply.as_message(nonce);
+            async move { channel.send_message(http, message).await.map(|_| ()) }
+        })
+        .await
+    }
+
+    /// Posts in the game's thread. An archived thread is reopened; a thread that cannot be
+    /// reopened or is gone gives way to the game's channel (and a deleted one is forgotten).
+    pub async fn post_to_game(
+        &self,
+        http: &Http,
+        service: &Service,
+        game: &GameView,
+        reply: &Reply,
+        nonce: &str,
+    ) -> serenity::Result<Posted> {
+        let channel = game
+            .channel
+            .as_deref()
+            .and_then(parse_id)
+            .map(ChannelId::new);
+        let Some(thread) = game
+            .thread
+            .as_deref()
+            .and_then(parse_id)
+            .map(ChannelId::new)
+        else {
+            let channel = channel.ok_or(serenity::Error::Other("the game has no channel"))?;
+            self.post(http, channel, reply, nonce).await?;
+            return Ok(Posted::Channel);
+        };
+        let first = self.post(http, thread, reply, nonce).await;
+        let error = match first {
+            Ok(()) => return Ok(Posted::Thread),
+            Err(e) => e,
+        };
+        let refused = refusal(&error).map(|(_, c)| c);
+        if refused == Some(code::THREAD_ARCHIVED) {
+            let reopened = retrying(&self.retry, "reopen thread", || async move {
+                thread
+                    .edit_thread(http, EditThread::new().archived(false))
+                    .await
+            })
+            .await;
+            match reopened {
+                Ok(_) => {
+                    self.post(http, thread, reply, nonce).await?;
+                    return Ok(Posted::Thread);
+                }
+                Err(e) => {
+                    tracing::warn!(game = game.id, error = %e, "could not reopen the game's thread")
+                }
+            }
+        } else if !matches!(
+            refused,
+            Some(code::UNKNOWN_CHANNEL | code::MISSING_ACCESS | code::MISSING_PERMISSIONS)
+        ) {
+            return Err(error);
+        }
+        if refused == Some(code::UNKNOWN_CHANNEL) {
+            if let Err(e) = service.set_thread(game.id, None).await {
+                tracing::warn!(game = game.id, error = %e, "could not forget the game's thread");
+            }
+        }
+        let channel = channel.ok_or(error)?;
+        self.post(http, channel, reply, nonce).await?;
+        Ok(Posted::Channel)
+    }
+}
+
+/// A Discord id (snowflake) from its text.
+pub fn parse_id(text: &str) -> Option<u64> {
+    text.parse::<u64>().ok().filter(|&id| id != 0)
+}

@@ -257,9 +257,10 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
             commands: commands::all(),
             on_error: |error| Box::pin(on_error(error)),
             event_handler: |framework, event| Box::pin(on_event(framework, event)),
-            initialize_owners: false,
             ..Default::default()
         })
+        // The builder's own switch wins over the options' one.
+        .initialize_owners(false)
         .setup(move |ctx, _ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;

@@ -749,6 +749,24 @@ impl Service {
             channel.is_none_or(|c| places.iter().any(|p| p.as_deref() == Some(c)))
         };
         let anywhere = !mine.iter().any(|(places, _)| in_channel(places));
+        if anywhere {
+            if let Some(thread) = channel {
+                // The thread of one of their finished games means that game (to be told it is over).
+                let ended: Option<i64> = sqlx::query_scalar(
+                    "SELECT g.id FROM games g JOIN players pa ON pa.id = g.attacker
+                     JOIN players pd ON pd.id = g.defender
+                     WHERE (pa.key = ?1 OR pd.key = ?1) AND g.thread = ?2 AND g.status != 'broken'
+                     ORDER BY g.id DESC LIMIT 1",
+                )
+                .bind(&who.key)
+                .bind(thread)
+                .fetch_optional(&mut *conn)
+                .await?;
+                if let Some(id) = ended {
+                    return Ok(id);
+                }
+            }
+        }
         let here: Vec<GameSummary> = mine
             .into_iter()
             .filter(|(places, _)| anywhere || in_channel(places))

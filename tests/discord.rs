@@ -1,0 +1,967 @@
+//! End-to-end tests of the Discord bot: the real serenity client and poise framework, connected to
+//! a fake Discord on 127.0.0.1, with the game service on SQLite. Each test checks what the fake
+//! received, and what the database holds.
+
+mod common;
+mod fake_discord;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use fake_discord::{s, Failure, Fake, Member, Mode, Opt, GUILD};
+use taflbot::discord::post::Retry;
+use taflbot::discord::{Config, Running};
+use taflbot::service::{Service, TestClock, DAY};
+
+const ALICE: Member = Member {
+    id: 111_111_111_111_111_111,
+    name: "alice",
+};
+const BOB: Member = Member {
+    id: 222_222_222_222_222_222,
+    name: "bob",
+};
+const CAROL: Member = Member {
+    id: 333_333_333_333_333_333,
+    name: "carol",
+};
+const CHANNEL: u64 = 700_000_000_000_000_001;
+
+fn quick() -> Retry {
+    Retry {
+        attempts: 4,
+        first_wait: Duration::from_millis(20),
+        max_wait: Duration::from_millis(80),
+        timeout: Duration::from_millis(700),
+    }
+}
+
+struct Harness {
+    fake: Fake,
+    bot: Option<Running>,
+    service: Service,
+    clock: Arc<TestClock>,
+    db: PathBuf,
+}
+
+impl Harness {
+    async fn start(name: &str) -> Harness {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_test_writer()
+            .try_init();
+        let dir = std::env::temp_dir().join(format!("taflbot-e2e-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("bot.db");
+        let fake = Fake::start().await;
+        let clock = Arc::new(TestClock::new(1_790_000_000));
+        let service = open(&db, &clock).await;
+        let mut h = Harness {
+            fake,
+            bot: None,
+            service,
+            clock,
+            db,
+        };
+        h.connect().await;
+        h
+    }
+
+    fn config(&self) -> Config {
+        let mut config = Config::new("fake.bot.token");
+        config.api_base = Some(self.fake.http_url.clone());
+        config.guild_id = Some(GUILD);
+        config.answers = quick();
+        config.posts = quick();
+        config.sweep_every = Duration::from_millis(100);
+        config
+    }
+
+    /// Starts a bot (a new serenity client) on the database and waits until it is ready.
+    async fn connect(&mut self) {
+        let before = self.fake.identifies();
+        let bot = taflbot::discord::start(self.config(), self.service.clone())
+            .await
+            .expect("the bot starts");
+        self.bot = Some(bot);
+        self.fake.registered().await;
+        while self.fake.identifies() == before {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Stops the bot and starts a new one on the same database file.
+    async fn restart(&mut self) {
+        self.bot.take().unwrap().shutdown().await;
+        self.service.pool().close().await;
+        self.service = open(&self.db, &self.clock).await;
+        self.connect().await;
+    }
+
+    async fn slash(
+        &self,
+        who: Member,
+        channel: u64,
+        name: &str,
+        options: &[(&str, Opt)],
+    ) -> fake_discord::Call {
+        self.fake
+            .ask(self.fake.slash(who, channel, name, options))
+            .await
+    }
+
+    async fn press(&self, who: Member, channel: u64, button: &str) -> fake_discord::Call {
+        self.fake.ask(self.fake.press(who, channel, button)).await
+    }
+
+    /// alice challenges bob (alice attacks) and bob accepts by button: the game and its thread.
+    async fn game(&self, variant: &str) -> (i64, u64) {
+        let challenge = self
+            .slash(
+                ALICE,
+                CHANNEL,
+                "challenge",
+                &[
+                    ("opponent", Opt::User(BOB)),
+                    ("variant", s(variant)),
+                    ("side", Opt::Int(0)),
+                ],
+            )
+            .await;
+        let accept = challenge
+            .buttons()
+            .into_iter()
+            .find(|b| b.starts_with("accept:"))
+            .expect("an Accept button");
+        let answer = self.press(BOB, CHANNEL, &accept).await;
+        assert_eq!(answer.kind(), 7, "the challenge message is updated");
+        let game = self
+            .service
+            .games(&taflbot::service::Person::new(BOB.id.to_string(), "bob"))
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|g| g.id)
+            .max()
+            .unwrap();
+        let thread = self
+            .fake
+            .threads_of(CHANNEL)
+            .into_iter()
+            .max()
+            .unwrap_or(CHANNEL);
+        let opening = format!("Game #{game}:");
+        self.fake
+            .wait_post("the opening board", |p| {
+                p.channel == thread && p.content.starts_with(&opening)
+            })
+            .await;
+        (game, thread)
+    }
+
+    async fn moves_stored(&self, game: i64) -> i64 {
+        sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = ?")
+            .bind(game)
+            .fetch_one(self.service.pool())
+            .await
+            .unwrap()
+    }
+
+    /// Replaces a fresh game's start position (the service replays from it).
+    async fn set_start(&self, game: i64, position: &str) {
+        sqlx::query("UPDATE games SET start = ?, position = ? WHERE id = ? AND move_count = 0")
+            .bind(position)
+            .bind(position)
+            .bind(game)
+            .execute(self.service.pool())
+            .await
+            .unwrap();
+    }
+
+    /// A legal move for whoever is to move, and who that is.
+    async fn a_move(&self, game: i64) -> (Member, String) {
+        let view = self.service.game(game).await.unwrap();
+        let next = view.waiting_for.unwrap();
+        let who = [ALICE, BOB]
+            .into_iter()
+            .find(|m| m.id.to_string() == next.key)
+            .unwrap();
+        let (_, moves) = self
+            .service
+            .legal_moves(&next, Some(game), None)
+            .await
+            .unwrap();
+        (who, moves[moves.len() / 2].clone())
+    }
+
+    async fn shutdown(mut self) {
+        if let Some(bot) = self.bot.take() {
+            bot.shutdown().await;
+        }
+        let _ = std::fs::remove_dir_all(self.db.parent().unwrap());
+    }
+}
+
+async fn open(db: &std::path::Path, clock: &Arc<TestClock>) -> Service {
+    let pool = taflbot::store::open(db.to_str().unwrap()).await.unwrap();
+    Service::new(pool, clock.clone())
+}
+
+fn is_png(bytes: Option<&[u8]>) -> bool {
+    bytes.is_some_and(|b| b.starts_with(b"\x89PNG\r\n\x1a\n") && b.len() > 1000)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_commands_are_registered_with_descriptions_and_completion() {
+    let h = Harness::start("register").await;
+    let call = h.fake.registered().await;
+    assert!(
+        call.path.ends_with(&format!("/guilds/{GUILD}/commands")),
+        "{}",
+        call.path
+    );
+    let commands = call.json.as_array().unwrap();
+    let names: Vec<&str> = commands
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    for name in [
+        "challenge",
+        "accept",
+        "decline",
+        "cancel",
+        "move",
+        "endturn",
+        "board",
+        "games",
+        "resign",
+        "draw",
+        "rules",
+        "record",
+        "help",
+    ] {
+        assert!(names.contains(&name), "{name} is registered: {names:?}");
+    }
+    for c in commands {
+        assert!(!c["description"].as_str().unwrap().is_empty(), "{c}");
+        for o in c["options"].as_array().into_iter().flatten() {
+            assert!(!o["description"].as_str().unwrap().is_empty(), "{o}");
+        }
+    }
+    let option = |command: &str, option: &str| {
+        let c = commands.iter().find(|c| c["name"] == command).unwrap();
+        c["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == option)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(option("move", "move")["autocomplete"], true);
+    assert_eq!(option("move", "game")["autocomplete"], true);
+    assert_eq!(option("challenge", "variant")["autocomplete"], true);
+    assert_eq!(option("challenge", "opponent")["type"], 6);
+    let side = option("challenge", "side");
+    let sides: Vec<&str> = side["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(sides, ["attackers", "defenders", "random"]);
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_accepted_by_button_opens_a_thread_and_the_moves_are_posted_there() {
+    let h = Harness::start("flow").await;
+    let challenge = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "challenge",
+            &[
+                ("opponent", Opt::User(BOB)),
+                ("variant", s("tyr-11")),
+                ("side", Opt::Int(0)),
+                ("days", Opt::Int(3)),
+            ],
+        )
+        .await;
+    assert_eq!(challenge.kind(), 4);
+    assert!(!challenge.private());
+    assert!(
+        challenge.content().starts_with(&format!(
+            "<@{}>, <@{}> challenges you to **TYR",
+            BOB.id, ALICE.id
+        )),
+        "{}",
+        challenge.content()
+    );
+    assert_eq!(challenge.pings(), [BOB.id.to_string()]);
+    let buttons = challenge.buttons();
+    assert_eq!(buttons.len(), 2);
+    assert!(buttons[0].starts_with("accept:") && buttons[1].starts_with("decline:"));
+
+    // Nobody but bob may answer.
+    let stranger = h.press(CAROL, CHANNEL, &buttons[0]).await;
+    assert!(stranger.private());
+    assert_eq!(stranger.content(), "This is not your challenge.");
+    let own = h.press(ALICE, CHANNEL, &buttons[1]).await;
+    assert!(own.private());
+    assert!(
+        own.content().starts_with("This is your own challenge"),
+        "{}",
+        own.content()
+    );
+
+    let accepted = h.press(BOB, CHANNEL, &buttons[0]).await;
+    assert_eq!(accepted.kind(), 7);
+    assert!(
+        accepted.buttons().is_empty(),
+        "the buttons go once answered"
+    );
+    let threads = h.fake.threads_of(CHANNEL);
+    assert_eq!(threads.len(), 1, "one thread for the game");
+    let thread = threads[0];
+    assert!(
+        accepted.content().contains(&format!("<#{thread}>")),
+        "{}",
+        accepted.content()
+    );
+    assert!(h.fake.thread(thread).unwrap().name.contains("alice vs bob"));
+    let opening = h
+        .fake
+        .wait_post("the opening board", |p| p.channel == thread)
+        .await;
+    assert!(is_png(opening.files.first().map(|f| f.1.as_slice())));
+    let game: i64 = 1;
+    let first = h.service.game(game).await.unwrap().waiting_for.unwrap();
+    assert_eq!(opening.pings, std::slice::from_ref(&first.key));
+
+    // Moves in the thread: each answered with the board, naming the next player.
+    for _ in 0..4 {
+        let (who, mv) = h.a_move(game).await;
+        let before = h.moves_stored(game).await;
+        let answer = h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+        assert_eq!(answer.kind(), 4);
+        assert!(!answer.private());
+        assert!(is_png(answer.png()), "the answer carries the board");
+        assert!(
+            answer
+                .content()
+                .contains(&format!("{} played {mv}", who.name)),
+            "{}",
+            answer.content()
+        );
+        let next = if who.id == ALICE.id { BOB } else { ALICE };
+        assert_eq!(answer.pings(), [next.id.to_string()]);
+        assert!(answer
+            .content()
+            .contains(&format!("<@{}>, your move.", next.id)));
+        assert_eq!(h.moves_stored(game).await, before + 1);
+    }
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn illegal_moves_and_strangers_are_refused_privately_and_nothing_changes() {
+    let h = Harness::start("refusals").await;
+    let (game, thread) = h.game("tyr-11").await;
+    let (who, _) = h.a_move(game).await;
+    let other = if who.id == ALICE.id { BOB } else { ALICE };
+    let stored = h.moves_stored(game).await;
+    let posts = h.fake.posts().len();
+
+    let person = |m: Member| taflbot::service::Person::new(m.id.to_string(), m.name);
+    for (by, text) in [(who, "a1-a11"), (who, "e5-e"), (other, "d1-d3")] {
+        let expected = h
+            .service
+            .play(&person(by), Some(game), None, text)
+            .await
+            .unwrap_err();
+        let answer = h.slash(by, thread, "move", &[("move", s(text))]).await;
+        assert!(answer.private(), "{text}");
+        assert_eq!(
+            answer.content(),
+            taflbot::discord::commands::sentence(&expected)
+        );
+        assert!(answer.png().is_none());
+    }
+    let stranger = h
+        .slash(
+            CAROL,
+            thread,
+            "move",
+            &[("move", s("d1-d3")), ("game", Opt::Int(game))],
+        )
+        .await;
+    assert!(stranger.private());
+    assert_eq!(
+        stranger.content(),
+        format!("You are not playing in game #{game}.")
+    );
+    let resign = h
+        .slash(CAROL, thread, "resign", &[("game", Opt::Int(game))])
+        .await;
+    assert!(resign.private());
+    assert_eq!(h.moves_stored(game).await, stored, "no move was stored");
+    assert_eq!(h.fake.posts().len(), posts, "nothing was posted");
+    assert!(h.service.game(game).await.unwrap().outcome.is_none());
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autocomplete_offers_at_most_25_legal_moves_that_match_what_was_typed() {
+    let h = Harness::start("autocomplete").await;
+    let (game, thread) = h.game("tyr-11").await;
+    let (who, _) = h.a_move(game).await;
+    let (_, legal) = h
+        .service
+        .legal_moves(
+            &taflbot::service::Person::new(who.id.to_string(), who.name),
+            Some(game),
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(legal.len() > 25);
+    let choices = |call: &fake_discord::Call| -> Vec<String> {
+        assert_eq!(call.kind(), 8, "an autocomplete answer");
+        call.json["data"]["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["value"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let all = h
+        .fake
+        .ask(
+            h.fake
+                .autocomplete(who, thread, "move", &[("move", s(""))], "move"),
+        )
+        .await;
+    let all = choices(&all);
+    assert_eq!(all.len(), 25);
+    assert!(all.iter().all(|m| legal.contains(m)));
+    // Narrowed by the from-square typed so far.
+    let from = &legal[legal.len() / 2][..2];
+    let typed = h
+        .fake
+        .ask(
+            h.fake
+                .autocomplete(who, thread, "move", &[("move", s(from))], "move"),
+        )
+        .await;
+    let typed = choices(&typed);
+    let expected: Vec<String> = legal
+        .iter()
+        .filter(|m| m.starts_with(from))
+        .take(25)
+        .cloned()
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(typed, expected);
+    let one = &legal[0];
+    let exact = h
+        .fake
+        .ask(h.fake.autocomplete(
+            who,
+            thread,
+            "move",
+            &[("move", s(&one.replace('-', "")))],
+            "move",
+        ))
+        .await;
+    assert!(choices(&exact).contains(one));
+    // The other player is told why there is nothing to choose.
+    let other = if who.id == ALICE.id { BOB } else { ALICE };
+    let waiting = h
+        .fake
+        .ask(
+            h.fake
+                .autocomplete(other, thread, "move", &[("move", s("d"))], "move"),
+        )
+        .await;
+    let names: Vec<&str> = waiting.json["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 1);
+    assert!(names[0].starts_with("It is not your turn"), "{names:?}");
+    // Variants complete too.
+    let variants = h
+        .fake
+        .ask(h.fake.autocomplete(
+            ALICE,
+            CHANNEL,
+            "challenge",
+            &[("variant", s("sea"))],
+            "variant",
+        ))
+        .await;
+    let ids = choices(&variants);
+    assert_eq!(
+        ids,
+        [
+            "sea-battle-9",
+            "sea-battle-11",
+            "sea-battle-13",
+            "sea-battle-15"
+        ]
+    );
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_berserk_chain_ends_with_the_end_turn_button() {
+    let h = Harness::start("berserk").await;
+    let (game, thread) = h.game("tyr-11").await;
+    h.set_start(
+        game,
+        &common::position_string("tyr-11", "a", "tc1 Td5 te5 Tb8 ta8 Kh9"),
+    )
+    .await;
+    let capture = h
+        .slash(ALICE, thread, "move", &[("move", s("c1-c5"))])
+        .await;
+    assert!(
+        capture.content().contains("alice played c1-c5xd5"),
+        "{}",
+        capture.content()
+    );
+    assert!(
+        capture.content().contains("may capture again"),
+        "{}",
+        capture.content()
+    );
+    assert_eq!(capture.buttons(), [format!("endturn:{game}")]);
+    assert_eq!(
+        capture.pings(),
+        [ALICE.id.to_string()],
+        "the chain is alice's"
+    );
+    // bob cannot end alice's turn.
+    let refused = h.press(BOB, thread, &format!("endturn:{game}")).await;
+    assert!(refused.private());
+    let ended = h.press(ALICE, thread, &format!("endturn:{game}")).await;
+    assert!(
+        ended.content().contains("alice ended the turn"),
+        "{}",
+        ended.content()
+    );
+    assert_eq!(ended.pings(), [BOB.id.to_string()]);
+    assert!(is_png(ended.png()));
+    assert_eq!(h.moves_stored(game).await, 2);
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resignation_draws_and_a_won_game_are_announced() {
+    let h = Harness::start("endings").await;
+    // A draw offered by command and accepted by button.
+    let (game, thread) = h.game("tablut").await;
+    let offer = h.slash(ALICE, thread, "draw", &[]).await;
+    assert!(
+        offer.content().contains("alice offers a draw"),
+        "{}",
+        offer.content()
+    );
+    assert_eq!(offer.pings(), [BOB.id.to_string()]);
+    assert_eq!(
+        offer.buttons(),
+        [format!("drawyes:{game}"), format!("drawno:{game}")]
+    );
+    let agreed = h.press(BOB, thread, &format!("drawyes:{game}")).await;
+    assert!(
+        agreed.content().contains("bob accepted the draw"),
+        "{}",
+        agreed.content()
+    );
+    assert!(
+        agreed.content().contains("a draw: agreed"),
+        "{}",
+        agreed.content()
+    );
+    let view = h.service.game(game).await.unwrap();
+    assert!(view.outcome.is_some_and(|o| o.winner.is_none()));
+
+    // Resignation.
+    let (game, thread) = h.game("tyr-11").await;
+    let resigned = h.slash(BOB, thread, "resign", &[]).await;
+    assert!(!resigned.private());
+    assert!(
+        resigned
+            .content()
+            .starts_with(&format!("bob resigned. Game #{game} is over: alice")),
+        "{}",
+        resigned.content()
+    );
+    assert_eq!(resigned.pings().len(), 2);
+    let again = h
+        .slash(ALICE, thread, "move", &[("move", s("d1-d3"))])
+        .await;
+    assert!(again.private());
+    assert!(again.content().contains("is over"), "{}", again.content());
+
+    // The king escapes: the game is won by the move, and announced.
+    let (game, thread) = h.game("tyr-11").await;
+    h.set_start(game, &common::position_string("tyr-11", "d", "Kc3 th8"))
+        .await;
+    let escape = h.slash(BOB, thread, "move", &[("move", s("c3-a3"))]).await;
+    assert!(
+        escape.content().contains("bob played c3-a3"),
+        "{}",
+        escape.content()
+    );
+    assert!(
+        escape.content().contains("is over: bob (defenders) won"),
+        "{}",
+        escape.content()
+    );
+    assert!(is_png(escape.png()));
+    assert_eq!(escape.pings().len(), 2, "both players hear of the result");
+    assert!(h.service.game(game).await.unwrap().outcome.is_some());
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_goes_on_after_the_bot_restarts() {
+    let mut h = Harness::start("restart").await;
+    let (game, thread) = h.game("sea-battle-9").await;
+    let (who, mv) = h.a_move(game).await;
+    h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    h.restart().await;
+    assert_eq!(h.fake.identifies(), 2, "a new client connected");
+    let (who, mv) = h.a_move(game).await;
+    let answer = h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    assert!(
+        answer.content().contains(&format!("played {mv}")),
+        "{}",
+        answer.content()
+    );
+    assert_eq!(h.moves_stored(game).await, 2);
+    let board = h.slash(ALICE, thread, "board", &[]).await;
+    assert!(is_png(board.png()));
+    assert!(
+        board.content().starts_with(&format!("Game #{game}")),
+        "{}",
+        board.content()
+    );
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failed_answers_are_retried_and_the_move_is_kept() {
+    let h = Harness::start("failures").await;
+    let (game, thread) = h.game("tyr-11").await;
+
+    // Two 500s, then the answer goes through: once.
+    h.fake.fail(Failure {
+        method: "POST",
+        path_contains: "/callback".into(),
+        status: 500,
+        times: 2,
+        mode: Mode::Refuse,
+    });
+    let (who, mv) = h.a_move(game).await;
+    let answer = h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    assert!(is_png(answer.png()));
+    assert_eq!(h.moves_stored(game).await, 1);
+
+    // A 429 is waited out.
+    h.fake.fail(Failure {
+        method: "POST",
+        path_contains: "/callback".into(),
+        status: 429,
+        times: 1,
+        mode: Mode::Refuse,
+    });
+    let (who, mv) = h.a_move(game).await;
+    let answer = h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    assert!(answer.content().contains(&mv));
+    assert_eq!(h.moves_stored(game).await, 2);
+    let refused: Vec<_> = h
+        .fake
+        .calls()
+        .into_iter()
+        .filter(|c| c.path.ends_with("/callback") && c.status >= 429)
+        .collect();
+    assert_eq!(refused.len(), 3);
+
+    // An answer that arrived although Discord said 500: the retry is refused as already
+    // acknowledged, and the bot does not post it again.
+    h.fake.fail(Failure {
+        method: "POST",
+        path_contains: "/callback".into(),
+        status: 500,
+        times: 1,
+        mode: Mode::AfterWork,
+    });
+    let (who, mv) = h.a_move(game).await;
+    let posts = h.fake.posts().len();
+    let answer = h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    assert!(answer.content().contains(&mv));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(h.fake.posts().len(), posts, "no second copy in the thread");
+    assert_eq!(h.moves_stored(game).await, 3);
+
+    // The answer fails every time: the board is posted in the thread instead, once, although
+    // the first post also failed after arriving.
+    h.fake.fail(Failure {
+        method: "POST",
+        path_contains: "/callback".into(),
+        status: 500,
+        times: 4,
+        mode: Mode::Refuse,
+    });
+    h.fake.fail(Failure {
+        method: "POST",
+        path_contains: format!("/channels/{thread}/messages"),
+        status: 502,
+        times: 1,
+        mode: Mode::AfterWork,
+    });
+    let (who, mv) = h.a_move(game).await;
+    let rx = h
+        .fake
+        .interact(h.fake.slash(who, thread, "move", &[("move", s(&mv))]));
+    let posted = h
+        .fake
+        .wait_post("the board posted instead", |p| {
+            p.channel == thread && p.content.contains(&mv)
+        })
+        .await;
+    assert!(is_png(posted.files.first().map(|f| f.1.as_slice())));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        h.fake
+            .posts()
+            .iter()
+            .filter(|p| p.content.contains(&mv))
+            .count(),
+        1,
+        "posted once"
+    );
+    drop(rx);
+    assert_eq!(h.moves_stored(game).await, 4);
+
+    // Discord is down for a while: the move is kept, and its news is delivered once Discord is
+    // back.
+    h.fake.fail(Failure {
+        method: "POST",
+        path_contains: "/callback".into(),
+        status: 503,
+        times: 4,
+        mode: Mode::Refuse,
+    });
+    h.fake.fail(Failure {
+        method: "POST",
+        path_contains: "/messages".into(),
+        status: 503,
+        times: 6,
+        mode: Mode::Refuse,
+    });
+    let (who, mv) = h.a_move(game).await;
+    let _rx = h
+        .fake
+        .interact(h.fake.slash(who, thread, "move", &[("move", s(&mv))]));
+    let late = h
+        .fake
+        .wait_post("the kept news", |p| {
+            p.channel == thread && p.content.contains(&mv)
+        })
+        .await;
+    assert!(late.content.contains(&format!("{} played {mv}", who.name)));
+    assert_eq!(h.moves_stored(game).await, 5);
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        h.fake
+            .posts()
+            .iter()
+            .filter(|p| p.content.contains(&mv))
+            .count(),
+        1,
+        "delivered once"
+    );
+    assert!(h.service.pending_notices().await.unwrap().is_empty());
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn archived_locked_and_deleted_threads_do_not_stop_a_game() {
+    let h = Harness::start("threads").await;
+    let (game, thread) = h.game("tyr-11").await;
+
+    // Archived: a move made from the channel reopens the thread and is posted there.
+    h.fake.archive(thread, false);
+    let (who, mv) = h.a_move(game).await;
+    let answer = h
+        .slash(
+            who,
+            CHANNEL,
+            "move",
+            &[("move", s(&mv)), ("game", Opt::Int(game))],
+        )
+        .await;
+    assert!(answer.private());
+    assert!(
+        answer.content().contains(&format!("<#{thread}>")),
+        "{}",
+        answer.content()
+    );
+    let post = h
+        .fake
+        .wait_post("the post in the reopened thread", |p| {
+            p.content.contains(&mv)
+        })
+        .await;
+    assert_eq!(post.channel, thread);
+    assert!(!h.fake.thread(thread).unwrap().archived);
+
+    // Locked: the channel takes the post.
+    h.fake.archive(thread, true);
+    let (who, mv) = h.a_move(game).await;
+    h.slash(
+        who,
+        CHANNEL,
+        "move",
+        &[("move", s(&mv)), ("game", Opt::Int(game))],
+    )
+    .await;
+    let post = h
+        .fake
+        .wait_post("the post in the channel", |p| p.content.contains(&mv))
+        .await;
+    assert_eq!(post.channel, CHANNEL);
+
+    // Deleted: the channel takes it, and the game forgets the thread.
+    h.fake.delete_channel(thread);
+    let (who, mv) = h.a_move(game).await;
+    h.slash(
+        who,
+        CHANNEL,
+        "move",
+        &[("move", s(&mv)), ("game", Opt::Int(game))],
+    )
+    .await;
+    let post = h
+        .fake
+        .wait_post("the post after the thread went", |p| {
+            p.content.contains(&mv)
+        })
+        .await;
+    assert_eq!(post.channel, CHANNEL);
+    assert_eq!(h.service.game(game).await.unwrap().thread, None);
+    // From now on the game is answered in the channel itself.
+    let (who, mv) = h.a_move(game).await;
+    let answer = h.slash(who, CHANNEL, "move", &[("move", s(&mv))]).await;
+    assert!(!answer.private());
+    assert!(is_png(answer.png()));
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_thread_permission_the_game_is_played_in_the_channel() {
+    let h = Harness::start("nothreads").await;
+    h.fake.forbid_threads(CHANNEL);
+    let (game, place) = h.game("tablut").await;
+    assert_eq!(place, CHANNEL);
+    let opening = h
+        .fake
+        .wait_post("the opening board", |p| p.channel == CHANNEL)
+        .await;
+    assert!(opening.content.starts_with(&format!("Game #{game}")));
+    let (who, mv) = h.a_move(game).await;
+    let answer = h.slash(who, CHANNEL, "move", &[("move", s(&mv))]).await;
+    assert!(!answer.private());
+    assert!(is_png(answer.png()));
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_and_timeouts_are_posted_in_the_thread() {
+    let h = Harness::start("deadlines").await;
+    let (game, thread) = h.game("tyr-11").await;
+    let next = h.service.game(game).await.unwrap().waiting_for.unwrap();
+    h.clock.advance(2 * DAY + 1);
+    let reminder = h
+        .fake
+        .wait_post("the reminder", |p| {
+            p.channel == thread && p.content.contains("waiting for your move")
+        })
+        .await;
+    assert_eq!(reminder.pings, std::slice::from_ref(&next.key));
+    h.clock.advance(DAY);
+    let timeout = h
+        .fake
+        .wait_post("the timeout", |p| {
+            p.channel == thread && p.content.contains("ran out of time")
+        })
+        .await;
+    assert_eq!(timeout.pings.len(), 2);
+    assert!(h.service.game(game).await.unwrap().outcome.is_some());
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn help_rules_games_and_record() {
+    let h = Harness::start("looking").await;
+    let help = h.slash(CAROL, CHANNEL, "help", &[]).await;
+    assert!(help.private());
+    assert!(help.content().contains("/challenge"));
+    let rules = h
+        .slash(CAROL, CHANNEL, "rules", &[("variant", s("sea-battle-11"))])
+        .await;
+    assert!(
+        rules.content().contains("Sea Battle"),
+        "{}",
+        rules.content()
+    );
+    assert!(
+        is_png(rules.png()),
+        "{:?} {:?}",
+        rules.json,
+        rules
+            .files
+            .iter()
+            .map(|f| (&f.0, f.1.len()))
+            .collect::<Vec<_>>()
+    );
+    let unknown = h
+        .slash(CAROL, CHANNEL, "rules", &[("variant", s("chess"))])
+        .await;
+    assert!(unknown.private());
+    assert!(unknown
+        .content()
+        .starts_with("There is no variant \"chess\""));
+
+    let (game, thread) = h.game("tyr-11").await;
+    let (who, mv) = h.a_move(game).await;
+    h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    let games = h.slash(BOB, CHANNEL, "games", &[]).await;
+    assert!(games.private());
+    assert!(
+        games.content().contains(&format!("#{game} TYR")),
+        "{}",
+        games.content()
+    );
+    let none = h.slash(CAROL, CHANNEL, "games", &[]).await;
+    assert!(none.content().starts_with("You have no game in progress"));
+    let record = h.slash(ALICE, thread, "record", &[]).await;
+    let names: Vec<&str> = record.files.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [format!("game-{game}.txt"), format!("game-{game}.gif")]
+    );
+    let text = String::from_utf8(record.files[0].1.clone()).unwrap();
+    assert!(text.contains(&mv), "{text}");
+    assert!(record.files[1].1.starts_with(b"GIF89a"));
+    h.shutdown().await;
+}

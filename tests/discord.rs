@@ -1112,3 +1112,44 @@ async fn a_refused_token_is_one_sentence() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_work_is_deferred_and_then_answered() {
+    let h = Harness::start("defer").await;
+    let (game, thread) = h.game("tyr-11").await;
+    let (who, mv) = h.a_move(game).await;
+    // Another writer holds the database for 2.5 s: the move waits for it, longer than the bot
+    // lets Discord wait without a word.
+    let mut blocker = h
+        .service
+        .pool()
+        .begin_with("BEGIN IMMEDIATE")
+        .await
+        .unwrap();
+    let rx = h
+        .fake
+        .interact(h.fake.slash(who, thread, "move", &[("move", s(&mv))]));
+    let deferred = h
+        .fake
+        .wait_call("the deferral", |c| {
+            c.path.ends_with("/callback") && c.kind() == 5
+        })
+        .await;
+    assert!(!deferred.private());
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    blocker.rollback().await.unwrap();
+    let answer = tokio::time::timeout(Duration::from_secs(20), rx)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(answer.method, "PATCH", "the deferred answer is edited in");
+    assert!(answer.path.ends_with("/messages/@original"));
+    assert!(
+        answer.content().contains(&format!("played {mv}")),
+        "{}",
+        answer.content()
+    );
+    assert!(is_png(answer.png()));
+    assert_eq!(h.moves_stored(game).await, 1);
+    h.shutdown().await;
+}

@@ -448,8 +448,15 @@ async fn autocomplete_offers_at_most_25_legal_moves_that_match_what_was_typed() 
     let all = choices(&all);
     assert_eq!(all.len(), 25);
     assert!(all.iter().all(|m| legal.contains(m)));
+    // Every piece that can move shows (up to 25) before any piece shows twice.
+    let from = |m: &String| m.split('-').next().unwrap().to_string();
+    let pieces: std::collections::BTreeSet<String> = legal.iter().map(from).collect();
+    let shown: std::collections::BTreeSet<String> = all.iter().map(from).collect();
+    assert_eq!(shown.len(), pieces.len().min(25));
     // Narrowed by the from-square typed so far.
-    let from = &legal[legal.len() / 2][..2];
+    // Typed up to the dash, the from-square is exact (d1- is not d10-).
+    let middle = &legal[legal.len() / 2];
+    let from = &middle[..=middle.find('-').unwrap()];
     let typed = h
         .fake
         .ask(
@@ -461,10 +468,9 @@ async fn autocomplete_offers_at_most_25_legal_moves_that_match_what_was_typed() 
     let expected: Vec<String> = legal
         .iter()
         .filter(|m| m.starts_with(from))
-        .take(25)
         .cloned()
         .collect();
-    assert!(!expected.is_empty());
+    assert!(!expected.is_empty() && expected.len() <= 25);
     assert_eq!(typed, expected);
     let one = &legal[0];
     let exact = h
@@ -941,6 +947,26 @@ async fn help_rules_games_and_record() {
     assert!(unknown
         .content()
         .starts_with("There is no variant \"chess\""));
+
+    // An option of the wrong type (a choice is sent as its number) is refused privately.
+    let unreadable = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "challenge",
+            &[
+                ("opponent", Opt::User(BOB)),
+                ("variant", s("tablut")),
+                ("side", s("attackers")),
+            ],
+        )
+        .await;
+    assert!(unreadable.private());
+    assert!(
+        unreadable.content().starts_with("I could not read"),
+        "{}",
+        unreadable.content()
+    );
 
     let (game, thread) = h.game("tyr-11").await;
     let (who, mv) = h.a_move(game).await;

@@ -473,15 +473,50 @@ fn squashed(text: &str) -> String {
         .collect()
 }
 
-/// The legal moves that start like what has been typed, at most 25.
+/// The legal moves that start like what has been typed, at most 25. When more match, they are
+/// taken in turn from each piece that can move, so that every piece shows before any shows twice.
 pub fn matching_moves(moves: &[String], typed: &str) -> Vec<String> {
-    let typed = squashed(typed);
-    moves
+    const MAX: usize = 25;
+    // With a dash typed, the squares are as written (`d1-` is not `d10-`); without one, `e1e5`
+    // finds `e1-e5`.
+    let exact = typed.contains(['-', '^']);
+    let typed = if exact {
+        typed.trim().to_ascii_lowercase()
+    } else {
+        squashed(typed)
+    };
+    let matching: Vec<&String> = moves
         .iter()
-        .filter(|m| squashed(m).starts_with(&typed))
-        .take(25)
-        .cloned()
-        .collect()
+        .filter(|m| {
+            if exact {
+                m.to_ascii_lowercase().starts_with(&typed)
+            } else {
+                squashed(m).starts_with(&typed)
+            }
+        })
+        .collect();
+    if matching.len() <= MAX {
+        return matching.into_iter().cloned().collect();
+    }
+    let mut pieces: Vec<(&str, std::collections::VecDeque<&String>)> = Vec::new();
+    for m in matching {
+        let from = m.split(['-', '^']).next().unwrap_or(m);
+        match pieces.iter_mut().find(|(f, _)| *f == from) {
+            Some((_, list)) => list.push_back(m),
+            None => pieces.push((from, [m].into())),
+        }
+    }
+    let mut out = Vec::with_capacity(MAX);
+    while out.len() < MAX {
+        for (_, list) in pieces.iter_mut() {
+            if let Some(m) = list.pop_front() {
+                if out.len() < MAX {
+                    out.push(m.clone());
+                }
+            }
+        }
+    }
+    out
 }
 
 async fn legal_moves(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {

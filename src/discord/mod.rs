@@ -130,7 +130,9 @@ impl Bot {
                 return true;
             }
         };
-        let mut reply = Reply::text(notice.text);
+        // Mentions already written in the text (a post kept for later) still ping.
+        let written = mentioned(&notice.text);
+        let mut reply = Reply::text(notice.text).mention(written);
         let ping: Vec<&crate::service::Person> = match notice.kind.as_str() {
             "reminder" => view.waiting_for.iter().collect(),
             "timeout" => view.players.iter().collect(),
@@ -155,6 +157,16 @@ impl Bot {
             }
         }
     }
+}
+
+/// The users a text mentions (`<@id>`).
+fn mentioned(text: &str) -> Vec<serenity::UserId> {
+    text.split("<@")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('>'))
+        .filter_map(|(id, _)| post::parse_id(id.trim_start_matches('!')))
+        .map(serenity::UserId::new)
+        .collect()
 }
 
 /// Counts the commands at work, so that a shutdown can wait for the moves in flight.
@@ -376,6 +388,30 @@ async fn on_error(error: poise::FrameworkError<'_, Arc<Bot>, Error>) {
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
             tracing::error!(command = %ctx.command().name, %error, "a command failed");
+        }
+        poise::FrameworkError::ArgumentParse {
+            error, input, ctx, ..
+        } => {
+            let what = match input {
+                Some(input) => format!("I could not read \"{input}\": {error}."),
+                None => format!("I could not read the command's options: {error}."),
+            };
+            let reply = poise::CreateReply::default().content(what).ephemeral(true);
+            if let Err(e) = ctx.send(reply).await {
+                tracing::warn!(error = %e, "could not report an unreadable option");
+            }
+        }
+        poise::FrameworkError::CommandStructureMismatch {
+            description, ctx, ..
+        } => {
+            // Discord still shows a command as it was registered before: say so, not nothing.
+            tracing::warn!(command = %ctx.command().name, %description, "a command's options do not match");
+            let reply = poise::CreateReply::default()
+                .content("I could not read this command's options: Discord may still show an older version of it. Try again in a minute.")
+                .ephemeral(true);
+            if let Err(e) = poise::Context::Application(ctx).send(reply).await {
+                tracing::warn!(error = %e, "could not report unreadable options");
+            }
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {

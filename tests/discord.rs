@@ -1146,7 +1146,7 @@ async fn slow_work_is_deferred_and_then_answered() {
     let (who, mv) = h.a_move(game).await;
     // Another writer holds the database for 2.5 s: the move waits for it, longer than the bot
     // lets Discord wait without a word.
-    let mut blocker = h
+    let blocker = h
         .service
         .pool()
         .begin_with("BEGIN IMMEDIATE")

@@ -1,8 +1,10 @@
 //! Move text and game records (RULES.md §0). Depends on the rules; the rules know nothing of text
 //! beyond position strings.
 
+mod import;
 mod record;
 
+pub use import::{import_moves, ImportError};
 pub use record::{read_record, write_record, Record, RecordError};
 
 use std::fmt;

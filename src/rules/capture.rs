@@ -5,7 +5,7 @@
 use super::cell::{role_of, side_of, terrain_of};
 use super::moves::{Captures, Move};
 use super::piece::{Role, Side, PIECE_MASK};
-use super::square::{Dir, Square, GRID};
+use super::square::{Dir, Square, GRID, MAX_FILES};
 use super::variant::{KingCapture, Terrain, Throne, Variant};
 
 /// The board as it stands after the piece moved, before anything is captured.
@@ -112,7 +112,10 @@ impl After<'_> {
 pub(super) fn captures(variant: &Variant, cells: &[u8; GRID], m: Move) -> Captures {
     let mut out = Captures::new();
     scan(variant, cells, m, |sq| {
-        out.push(sq);
+        // A piece both sandwiched and in a shieldwall is captured once.
+        if !out.contains(sq) {
+            out.push(sq);
+        }
         true
     });
     out
@@ -161,6 +164,56 @@ fn scan(
         };
         if taken && !found(sq) {
             return false;
+        }
+    }
+    if variant.rules.shieldwall && variant.edge.contains(m.to) {
+        return shieldwalls(&view, side, &mut found);
+    }
+    true
+}
+
+/// Copenhagen's shieldwall: the mover, landing on the edge, closes one end of a row of two or more
+/// enemy pieces along that edge whose other end is the mover's piece or a corner, while every piece
+/// of the row faces a piece of the mover's side towards the centre. The row is captured but for a
+/// king standing in it. Reports each captured square to `found`; false when it says stop.
+fn shieldwalls(view: &After, side: Side, found: &mut impl FnMut(Square) -> bool) -> bool {
+    let (v, to) = (view.variant, view.to);
+    let front = if to.rank() == 0 {
+        Dir::Up
+    } else if to.rank() == v.ranks - 1 {
+        Dir::Down
+    } else if to.file() == 0 {
+        Dir::Right
+    } else {
+        Dir::Left
+    };
+    for dir in front.perpendicular() {
+        let mut row = [Square::from_index(0); MAX_FILES as usize];
+        let mut len = 0;
+        let mut sq = to.step(dir);
+        let closed = loop {
+            let c = view.at(sq);
+            if c & PIECE_MASK == 0 {
+                // An empty square opens the row, unless it is a corner (off the board is neither).
+                break terrain_of(c) == Terrain::Corner;
+            }
+            if side_of(c) == side {
+                break true;
+            }
+            let facing = view.at(sq.step(front));
+            if facing & PIECE_MASK == 0 || side_of(facing) != side {
+                break false;
+            }
+            row[len] = sq;
+            len += 1;
+            sq = sq.step(dir);
+        };
+        if closed && len >= 2 {
+            for &sq in &row[..len] {
+                if role_of(view.at(sq)) != Some(Role::King) && !found(sq) {
+                    return false;
+                }
+            }
         }
     }
     true

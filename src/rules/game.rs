@@ -38,6 +38,9 @@ pub struct Game {
     seen: HashMap<u64, u32>,
     /// An ending the board does not show: repetition, agreement, resignation, time.
     ending: Option<Outcome>,
+    /// Per side, for [`Repetition::Perpetual`]: the back-and-forth pairs repeated in a row, and
+    /// whether the side is halfway through the next pair.
+    shuttles: [(u32, bool); 2],
 }
 
 impl Game {
@@ -55,6 +58,7 @@ impl Game {
             turns: Vec::new(),
             seen,
             ending: None,
+            shuttles: [(0, false); 2],
         }
     }
 
@@ -175,12 +179,44 @@ impl Game {
         }
     }
 
+    /// [`Repetition::Perpetual`]: `mover`'s move repeats, without a capture, the move they made two
+    /// turns ago; every second such repetition completes a pair. Any other move starts the count
+    /// again. Defenders who complete three pairs in a row lose.
+    fn count_shuttle(&mut self, mover: Side) {
+        let n = self.turns.len();
+        let single = |t: &Turn| match t.moves.as_slice() {
+            [only] if only.captures.is_empty() => Some(only.mv),
+            _ => None,
+        };
+        let repeats = n >= 5
+            && self.turns[n - 5].side == mover
+            && single(&self.turns[n - 1]).is_some()
+            && single(&self.turns[n - 1]) == single(&self.turns[n - 5]);
+        let (pairs, halfway) = &mut self.shuttles[mover.index()];
+        if repeats {
+            if !*halfway {
+                *pairs += 1;
+            }
+            *halfway = !*halfway;
+        } else {
+            *pairs = 0;
+            *halfway = false;
+        }
+        if mover == Side::Defenders && *pairs >= 3 {
+            self.ending = Some(Outcome::win(Side::Attackers, Reason::Repetition));
+        }
+    }
+
     /// Counts the position `mover` just produced and applies the repetition rule.
     fn count_position(&mut self, mover: Side) {
         if self.position.is_over() {
             return;
         }
         let repetition = self.variant().rules.repetition;
+        if repetition == Repetition::Perpetual {
+            self.count_shuttle(mover);
+            return;
+        }
         let count = self.seen.entry(self.position.hash()).or_insert(0);
         *count += 1;
         if *count >= 3 {

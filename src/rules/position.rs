@@ -780,6 +780,9 @@ impl Position {
         if self.chain.is_some() {
             return None;
         }
+        if self.variant.rules.exit_fort && self.turn == Side::Attackers && self.exit_fort() {
+            return Some(Outcome::win(Side::Defenders, Reason::ExitFort));
+        }
         if self.variant.rules.encirclement && self.turn == Side::Defenders && self.encircled() {
             return Some(Outcome::win(Side::Attackers, Reason::Encircled));
         }
@@ -787,6 +790,70 @@ impl Position {
             return Some(Outcome::win(self.turn.other(), Reason::NoMoves));
         }
         None
+    }
+
+    /// Copenhagen's exit fort, after a defenders' move: the king stands on the edge with room to
+    /// move, in a region of empty squares that defenders close off from every attacker (and from
+    /// the corners), and each of those defenders is safe from capture: on each line through it,
+    /// one neighbour is off the board, a defender, or the fort's inside (not a hostile empty throne).
+    fn exit_fort(&self) -> bool {
+        let Some(king) = self.royal[Side::Defenders.index()] else {
+            return false;
+        };
+        if !self.variant.edge.contains(king) {
+            return false;
+        }
+        let empty = |sq: Square| {
+            let c = self.cells[sq.index()];
+            c & PIECE_MASK == 0 && terrain_of(c) != Terrain::OffBoard
+        };
+        if !Dir::ALL.iter().any(|d| empty(king.step(*d))) {
+            return false;
+        }
+        let mut inside = SquareSet::EMPTY;
+        let mut wall = SquareSet::EMPTY;
+        inside.insert(king);
+        let mut stack = [Square::from_index(0); GRID];
+        stack[0] = king;
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let sq = stack[top];
+            for dir in Dir::ALL {
+                let n = sq.step(dir);
+                let c = self.cells[n.index()];
+                if inside.contains(n) || wall.contains(n) || terrain_of(c) == Terrain::OffBoard {
+                    continue;
+                }
+                if c & PIECE_MASK != 0 {
+                    if side_of(c) == Side::Attackers {
+                        return false;
+                    }
+                    wall.insert(n);
+                    continue;
+                }
+                if terrain_of(c) == Terrain::Corner {
+                    return false;
+                }
+                inside.insert(n);
+                stack[top] = n;
+                top += 1;
+            }
+        }
+        let safe = |n: Square| {
+            let c = self.cells[n.index()];
+            match terrain_of(c) {
+                Terrain::OffBoard => true,
+                _ if c & PIECE_MASK != 0 => side_of(c) == Side::Defenders,
+                Terrain::Throne | Terrain::Corner => false,
+                _ => inside.contains(n),
+            }
+        };
+        wall.iter().all(|sq| {
+            [Dir::Up, Dir::Right]
+                .into_iter()
+                .all(|d| safe(sq.step(d)) || safe(sq.step(d.opposite())))
+        })
     }
 
     /// No defender can reach an edge square through empty or defender-held squares.

@@ -70,6 +70,9 @@ pub enum Repetition {
     Illegal,
     /// A position occurring for the third time is a draw.
     Draw,
+    /// Copenhagen as played on aagenielsen.dk: defenders who shuttle the same move back and forth
+    /// (a repeated pair of non-capturing moves) three times in a row lose.
+    Perpetual,
 }
 
 /// The rule switches of a variant.
@@ -495,6 +498,28 @@ const STANDARD: Rules = Rules {
     ..TAFL
 };
 
+const COPENHAGEN: Rules = Rules {
+    king_capture: KingCapture::Copenhagen,
+    escape: Escape::Corner,
+    throne: Some(Throne::Copenhagen),
+    corners: true,
+    encirclement: true,
+    shieldwall: true,
+    exit_fort: true,
+    repetition: Repetition::Perpetual,
+    ..TAFL
+};
+
+const COPENHAGEN_SUMMARY: &str = "The rules of aagenielsen.dk and hnefatafl.org. Attackers move first. Only \
+the king may stop on the throne f6 or a corner; any piece may pass the empty throne. Custodian capture; the \
+king is armed. The corners are hostile to all, the throne to the attackers always and to the defenders when \
+empty. Shieldwall: a row of two or more pieces along an edge, each faced by an enemy, is captured when the \
+mover closes both ends (a corner may close one); a king in the row survives. The king is captured on four \
+sides, or three and the throne, never on the edge. The defenders win when the king reaches a corner or \
+builds an exit fort (on the edge, free to move, walled in by defenders that cannot be captured); the \
+attackers win by capturing the king or by encirclement. Defenders who repeat the same pair of moves back \
+and forth three times in a row lose.";
+
 const TYR_SUMMARY: &str = "Attackers move first. No throne and no special squares. Custodian capture by any two \
 pieces; the king is armed and weak (two attackers capture him). The king escapes on any edge square. Berserk: \
 after a capture the same piece may move again while it keeps capturing, and the king may end such a chain with a \
@@ -565,6 +590,8 @@ pub const TABLE: &[Row] = &[
         "5ttttt5/6ttt6/7t7/7t7/7T7/t5TTT5t/tt3T1T1T3tt/ttttTTTKTTTtttt/tt3T1T1T3tt/t5TTT5t/7T7/7t7/7t7/6ttt6/5ttttt5 a"),
     row!("tablut", "Tablut (Cartier)", Tablut, 9 x 9, TABLUT, TABLUT_SUMMARY,
         "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a"),
+    row!("copenhagen", "Copenhagen Hnefatafl 11x11", Copenhagen, 11 x 11, COPENHAGEN, COPENHAGEN_SUMMARY,
+        "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a"),
     row!("standard-7", "Save the Standard 7", SaveTheStandard, 7 x 15, STANDARD, STANDARD_SUMMARY,
         "3H3/3i3/I2i2I/IIisiII/I2i2I/3i3/3H3/7/3h3/3I3/i2I2i/iiISIii/i2I2i/3I3/3h3 g slot:attacking"),
     row!("standard-13", "Save the Standard 13", SaveTheStandard, 13 x 27, STANDARD, STANDARD_SUMMARY,

@@ -1,0 +1,85 @@
+//! Importing a plain list of moves, the way aagenielsen.dk (and the Copenhagen corpus) writes a
+//! game: `d1-d3 e5-e2 g1-g3 ... a8-b8xb7`. The moves come in order with no numbers; captures follow
+//! as `x` and a square, repeated (a square may be named twice). The king's capture is not written.
+//! A `timeout` in place of a move means the side to move ran out of time there.
+
+use std::fmt;
+
+use super::{parse_move, resolve, MoveText};
+use crate::rules::{Game, Side, Square, Variant};
+
+/// Why a list of moves could not be imported: the move (counted from 1) and the reason.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ImportError {
+    pub ply: usize,
+    pub text: String,
+    pub why: String,
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} ({}): {}", self.ply, self.text, self.why)
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+fn names(squares: &[Square]) -> String {
+    if squares.is_empty() {
+        return "nothing".to_string();
+    }
+    squares
+        .iter()
+        .map(Square::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Replays a list of moves from the variant's start, checking every move and every capture the
+/// list names. Move numbers (`12.`) are skipped.
+pub fn import_moves(variant: &'static Variant, text: &str) -> Result<Game, ImportError> {
+    let mut game = Game::new(variant);
+    let words = text.split_whitespace().filter(|w| {
+        !(w.ends_with('.') && w.trim_end_matches('.').bytes().all(|b| b.is_ascii_digit()))
+    });
+    for (i, word) in words.enumerate() {
+        let error = |why: String| ImportError {
+            ply: i + 1,
+            text: word.to_string(),
+            why,
+        };
+        if word.eq_ignore_ascii_case("timeout") {
+            let late = game.position().turn();
+            game.lose_on_time(late).map_err(|e| error(e.to_string()))?;
+            continue;
+        }
+        let parsed = parse_move(word).map_err(|e| error(e.to_string()))?;
+        let mut written = parsed.claimed.clone().unwrap_or_default();
+        written.sort_by_key(|s| (s.file(), s.rank()));
+        written.dedup();
+        let (m, _) = resolve(
+            game.position(),
+            &MoveText {
+                claimed: None,
+                ..parsed
+            },
+        )
+        .map_err(|e| error(e.to_string()))?;
+        let king = game.position().royal(Side::Defenders);
+        let played = game.play(m).map_err(|e| error(e.to_string()))?;
+        let actual = played.captures.sorted();
+        let unwritten_king: Vec<Square> = actual
+            .iter()
+            .copied()
+            .filter(|sq| Some(*sq) != king)
+            .collect();
+        if written != actual && written != unwritten_king {
+            return Err(error(format!(
+                "the list captures {} but the move captures {}",
+                names(&written),
+                names(&actual)
+            )));
+        }
+    }
+    Ok(game)
+}

@@ -10,7 +10,8 @@ use taflbot::rules::{
 };
 
 /// Perft from every start. Tablut's counts are those of independent engines set to Cartier's
-/// rules; the others are this engine's own, kept so that any change to the move tree shows.
+/// rules, Copenhagen's those four independent engines agree on; the others are this engine's own,
+/// kept so that any change to the move tree shows.
 #[test]
 fn perft_from_every_start() {
     let expected: &[(&str, [u64; 3])] = &[
@@ -30,6 +31,7 @@ fn perft_from_every_start() {
         ("sea-battle-15", [264, 35_584, 9_420_728]),
         ("standard-7", [56, 1_776, 96_876]),
         ("standard-13", [265, 39_086, 10_422_874]),
+        ("copenhagen", [116, 6_788, 806_344]),
     ];
     assert_eq!(
         expected.len(),
@@ -159,7 +161,17 @@ fn check_step(before: &Position, step: &Step) {
                         || king.rank() == 0
                         || king.file() == v.files - 1
                         || king.rank() == v.ranks - 1;
-                    assert!(on_edge && v.rules.escape == Escape::Edge, "{text}");
+                    let corner = v.terrain(king) == taflbot::rules::Terrain::Corner;
+                    match v.rules.escape {
+                        Escape::Edge => assert!(on_edge, "{text}"),
+                        Escape::Corner => assert!(corner, "{text}"),
+                        Escape::None => panic!("{text}: no escape in this variant"),
+                    }
+                }
+                Reason::ExitFort => {
+                    let king = after.royal(Side::Defenders).unwrap();
+                    assert!(v.rules.exit_fort && v.edge_contains(king), "{text}");
+                    assert_eq!(after.turn(), Side::Attackers, "{text}");
                 }
                 Reason::StandardCaptured => {
                     assert_eq!(after.royal(o.winner.unwrap().other()), None)

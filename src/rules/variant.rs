@@ -218,6 +218,11 @@ impl Variant {
         Terrain::from_bits(self.empty_cells[sq.index()] >> TERRAIN_SHIFT)
     }
 
+    /// Whether the square lies on the board's edge.
+    pub fn edge_contains(&self, sq: Square) -> bool {
+        self.edge.contains(sq)
+    }
+
     /// Whether the square lies on this board.
     pub fn contains(&self, sq: Square) -> bool {
         sq.file() < self.files && sq.rank() < self.ranks

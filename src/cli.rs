@@ -252,3 +252,11 @@ pub fn render(
         .map_err(|e| CliError::plain(format!("cannot write {}: {e}", out.display())))?;
     Ok(format!("wrote {} ({} bytes)\n", out.display(), bytes.len()))
 }
+
+/// A plain list of moves (aagenielsen.dk's form) as a game record. Only the moves are read: a
+/// corpus line's trailing `,captures,captures,result` fields are ignored.
+pub fn import(variant: &'static Variant, text: &str) -> Result<String, CliError> {
+    let moves = text.split(',').next().unwrap_or_default();
+    let game = notation::import_moves(variant, moves).map_err(|e| CliError::message(e.to_string()))?;
+    Ok(notation::write_record(&game, &[]))
+}

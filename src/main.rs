@@ -78,6 +78,14 @@ enum Command {
         #[arg(long, default_value = "taflbot-images")]
         images: std::path::PathBuf,
     },
+    /// Read a game written as a plain list of moves, as aagenielsen.dk writes them
+    /// ("d1-d3 e5-e2 ... a8-b8xb7"), check every move and capture, and print it as a game record.
+    Import {
+        #[arg(long, default_value = "copenhagen")]
+        variant: String,
+        /// The file holding the moves (default: standard input).
+        file: Option<std::path::PathBuf>,
+    },
     /// Count the move tree to each depth from 1 to DEPTH.
     Perft {
         #[arg(long)]
@@ -122,6 +130,16 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             position,
             depth,
         } => cli::perft_counts(cli::variant(&variant)?, position.as_deref(), depth),
+        Command::Import { variant, file } => {
+            let text = match file {
+                Some(path) => std::fs::read_to_string(&path).map_err(|e| {
+                    cli::CliError::message(format!("cannot read {}: {e}", path.display()))
+                })?,
+                None => std::io::read_to_string(std::io::stdin())
+                    .map_err(|e| cli::CliError::message(format!("cannot read the input: {e}")))?,
+            };
+            cli::import(cli::variant(&variant)?, &text)
+        }
         Command::Local { .. } | Command::Run { .. } => unreachable!("handled in main"),
     }
 }

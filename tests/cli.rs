@@ -320,3 +320,25 @@ fn render_reads_the_format_from_the_file_name_and_refuses_a_bad_turn_like_replay
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn import_reads_an_aagenielsen_move_list_into_a_record() {
+    let dir = std::env::temp_dir().join(format!("taflbot-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(&file, "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2,1,0,Ongoing\n").unwrap();
+    let out = taflbot(&["import", "--variant", "copenhagen", file.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert_eq!(
+        stdout(&out),
+        "[Variant \"copenhagen\"]\n[Result \"ongoing\"]\n\n1. d1-d3\n1... e5-e2\n2. g1-g3\n2... f4-c4\n3. g3-e3xe2\n"
+    );
+    std::fs::write(&file, "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3").unwrap();
+    let wrong = taflbot(&["import", file.to_str().unwrap()]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&wrong.stderr),
+        "taflbot: move 5 (g3-e3): the list captures nothing but the move captures e2\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

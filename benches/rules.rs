@@ -5,6 +5,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use taflbot::rules::random::{playout, Rng, Step};
+use taflbot::notation::import_moves;
 use taflbot::rules::{Move, Position, Variant};
 
 const MIDGAME_VARIANTS: [&str; 6] = [
@@ -200,5 +201,101 @@ fn peer_legal_moves(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, legal_moves, play, random_game, peer_legal_moves);
+/// Mid-game positions from the Copenhagen corpus: after plies 20, 30, 40 and 50 of its games, while
+/// the game goes on.
+fn corpus_positions(count: usize) -> Vec<Position> {
+    let v = Variant::by_id("copenhagen").unwrap();
+    let mut out = Vec::new();
+    for line in CORPUS.lines() {
+        let moves: Vec<&str> = line.split(',').next().unwrap().split_whitespace().collect();
+        for ply in [20, 30, 40, 50] {
+            if ply < moves.len() && out.len() < count {
+                let game = import_moves(v, &moves[..ply].join(" ")).unwrap();
+                if game.outcome().is_none() {
+                    out.push(game.position().clone());
+                }
+            }
+        }
+        if out.len() >= count {
+            break;
+        }
+    }
+    out
+}
+
+const CORPUS: &str = include_str!("../tests/data/copenhagen.csv");
+
+/// Copenhagen side by side with the `hnefatafl` crate's Copenhagen preset: legal moves of the start
+/// and of corpus positions, and replaying the whole corpus with every move checked.
+fn copenhagen(c: &mut Criterion) {
+    use hnefatafl::game::Game as PeerGame;
+    use hnefatafl::play::Play;
+    use hnefatafl::preset::{boards, rules};
+    let v = Variant::by_id("copenhagen").unwrap();
+    let logic = hnefatafl::game::logic::GameLogic::<peer::Board>::new(rules::COPENHAGEN, 11);
+    let mut group = c.benchmark_group("copenhagen");
+    let mut buf = Vec::with_capacity(512);
+    let mut peer_buf = Vec::with_capacity(512);
+    for (name, positions) in [
+        ("start", vec![Position::start(v)]),
+        ("corpus mid-game", corpus_positions(64)),
+    ] {
+        let states: Vec<_> = positions.iter().map(peer::state).collect();
+        for (p, st) in positions.iter().zip(&states) {
+            peer::legal_moves(&logic, st, &mut peer_buf);
+            assert_eq!(peer_buf.len(), p.legal_moves().len(), "the peer lists as many moves");
+        }
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_function(format!("legal moves, {name}: taflbot"), |b| {
+            b.iter(|| {
+                for p in &positions {
+                    p.legal_moves_into(&mut buf);
+                    black_box(buf.len());
+                }
+            })
+        });
+        group.bench_function(format!("legal moves, {name}: hnefatafl"), |b| {
+            b.iter(|| {
+                for st in &states {
+                    peer::legal_moves(&logic, st, &mut peer_buf);
+                    black_box(peer_buf.len());
+                }
+            })
+        });
+    }
+    // The whole corpus: taflbot checks every move and every written capture; the peer checks every
+    // move (its plays are parsed beforehand, as ours are parsed inside the import).
+    let lines: Vec<&str> = CORPUS.lines().map(|l| l.split(',').next().unwrap()).collect();
+    let peer_games: Vec<Vec<Option<Play>>> = lines
+        .iter()
+        .map(|l| {
+            l.split_whitespace()
+                .map(|w| (w != "timeout").then(|| w.split('x').next().unwrap().parse().unwrap()))
+                .collect()
+        })
+        .collect();
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(lines.len() as u64));
+    group.bench_function("replay the corpus: taflbot", |b| {
+        b.iter(|| {
+            for l in &lines {
+                black_box(import_moves(v, l).unwrap().move_count());
+            }
+        })
+    });
+    group.bench_function("replay the corpus: hnefatafl", |b| {
+        b.iter(|| {
+            for plays in &peer_games {
+                let mut g: PeerGame<peer::Board> =
+                    PeerGame::new(rules::COPENHAGEN, boards::COPENHAGEN).unwrap();
+                for p in plays.iter().flatten() {
+                    black_box(g.do_play(*p).unwrap());
+                }
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, legal_moves, play, random_game, peer_legal_moves, copenhagen);
 criterion_main!(benches);

@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use super::{parse_move, resolve, MoveText};
-use crate::rules::{Game, Side, Square, Variant};
+use super::parse_move;
+use crate::rules::{Game, Move, MoveKind, Side, Square, Variant};
 
 /// Why a list of moves could not be imported: the move (counted from 1) and the reason.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -57,14 +57,16 @@ pub fn import_moves(variant: &'static Variant, text: &str) -> Result<Game, Impor
         let mut written = parsed.claimed.clone().unwrap_or_default();
         written.sort_by_key(|s| (s.file(), s.rank()));
         written.dedup();
-        let (m, _) = resolve(
-            game.position(),
-            &MoveText {
-                claimed: None,
-                ..parsed
+        // The game checks the move as it plays it (one check, one copy of the board).
+        let m = Move {
+            from: parsed.from,
+            to: parsed.to,
+            kind: match parsed.corner {
+                Some(corner) => MoveKind::Turn { corner },
+                None if parsed.jump => MoveKind::Jump,
+                None => MoveKind::Slide,
             },
-        )
-        .map_err(|e| error(e.to_string()))?;
+        };
         let king = game.position().royal(Side::Defenders);
         let played = game.play(m).map_err(|e| error(e.to_string()))?;
         let actual = played.captures.sorted();

@@ -123,18 +123,28 @@ impl Game {
             return Err(IllegalMove::GameOver);
         }
         let m = self.position.check(m)?;
-        let mut next = self.position.clone();
-        let captures = next.play_unchecked(m);
-        if self.variant().rules.repetition == Repetition::Illegal && self.repeats_third_time(&next)
-        {
-            return Err(IllegalMove::Repetition);
-        }
+        let (side, slot, before_hash) = (
+            self.position.turn(),
+            self.position.slot(),
+            self.position.hash(),
+        );
+        let captures = if self.variant().rules.repetition == Repetition::Illegal {
+            // The move is refused if it repeats: try it on a copy first.
+            let mut next = self.position.clone();
+            let captures = next.play_unchecked(m);
+            if self.repeats_third_time(&next) {
+                return Err(IllegalMove::Repetition);
+            }
+            self.position = next;
+            captures
+        } else {
+            self.position.play_unchecked(m)
+        };
         let played = PlayedMove {
             mv: m,
             captures,
-            before_hash: self.position.hash(),
+            before_hash,
         };
-        let side = self.position.turn();
         match self.turns.last_mut() {
             Some(turn) if !turn.complete => turn.moves.push(played),
             _ => self.turns.push(Turn {
@@ -143,10 +153,9 @@ impl Game {
                 complete: false,
             }),
         }
-        let ends = self.ends_turn(&next);
-        let counted = self.counted(&next);
+        let ends = self.position.turn() != side || self.position.is_over();
+        let counted = ends || self.position.slot() != slot;
         self.moves += 1;
-        self.position = next;
         if ends {
             self.complete_turn();
         }

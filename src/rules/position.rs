@@ -862,6 +862,25 @@ impl Position {
         if !defenders.and(&self.variant.edge).is_empty() {
             return false;
         }
+        // Usually some defender has an open line to the edge: no need to search.
+        let open_line = |sq: Square| {
+            Dir::ALL.iter().any(|&d| {
+                let mut at = sq.step(d);
+                loop {
+                    let c = self.cells[at.index()];
+                    if terrain_of(c) == Terrain::OffBoard {
+                        return true;
+                    }
+                    if c & PIECE_MASK != 0 && side_of(c) == Side::Attackers {
+                        return false;
+                    }
+                    at = at.step(d);
+                }
+            })
+        };
+        if defenders.iter().any(open_line) {
+            return false;
+        }
         let mut seen = *defenders;
         let mut stack = [Square::from_index(0); GRID];
         let mut top = 0;

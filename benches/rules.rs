@@ -4,8 +4,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use taflbot::rules::random::{playout, Rng, Step};
 use taflbot::notation::import_moves;
+use taflbot::rules::random::{playout, Rng, Step};
 use taflbot::rules::{Move, Position, Variant};
 
 const MIDGAME_VARIANTS: [&str; 6] = [
@@ -243,7 +243,11 @@ fn copenhagen(c: &mut Criterion) {
         let states: Vec<_> = positions.iter().map(peer::state).collect();
         for (p, st) in positions.iter().zip(&states) {
             peer::legal_moves(&logic, st, &mut peer_buf);
-            assert_eq!(peer_buf.len(), p.legal_moves().len(), "the peer lists as many moves");
+            assert_eq!(
+                peer_buf.len(),
+                p.legal_moves().len(),
+                "the peer lists as many moves"
+            );
         }
         group.throughput(Throughput::Elements(positions.len() as u64));
         group.bench_function(format!("legal moves, {name}: taflbot"), |b| {
@@ -265,7 +269,10 @@ fn copenhagen(c: &mut Criterion) {
     }
     // The whole corpus: taflbot checks every move and every written capture; the peer checks every
     // move (its plays are parsed beforehand, as ours are parsed inside the import).
-    let lines: Vec<&str> = CORPUS.lines().map(|l| l.split(',').next().unwrap()).collect();
+    let lines: Vec<&str> = CORPUS
+        .lines()
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
     let peer_games: Vec<Vec<Option<Play>>> = lines
         .iter()
         .map(|l| {
@@ -297,5 +304,12 @@ fn copenhagen(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, legal_moves, play, random_game, peer_legal_moves, copenhagen);
+criterion_group!(
+    benches,
+    legal_moves,
+    play,
+    random_game,
+    peer_legal_moves,
+    copenhagen
+);
 criterion_main!(benches);

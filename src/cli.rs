@@ -257,6 +257,7 @@ pub fn render(
 /// corpus line's trailing `,captures,captures,result` fields are ignored.
 pub fn import(variant: &'static Variant, text: &str) -> Result<String, CliError> {
     let moves = text.split(',').next().unwrap_or_default();
-    let game = notation::import_moves(variant, moves).map_err(|e| CliError::message(e.to_string()))?;
+    let game =
+        notation::import_moves(variant, moves).map_err(|e| CliError::message(e.to_string()))?;
     Ok(notation::write_record(&game, &[]))
 }

@@ -6,7 +6,7 @@ use super::cell::{role_of, side_of, terrain_of};
 use super::error::{IllegalMove, SetupError};
 use super::moves::{Captures, Move, MoveKind, Outcome, Reason, Slot};
 use super::piece::{Piece, Role, Side, PIECE_MASK, ROLE_MASK, SIDE_BIT};
-use super::square::{Dir, Square, SquareSet, GRID};
+use super::square::{Dir, Square, SquareSet, GRID, STRIDE};
 use super::variant::{
     Escape, Jumps, Terrain, Throne, Variant, FILE_MASKS, PASS, RANK_MASKS, STOP, TERRAIN_SHIFT,
 };
@@ -99,9 +99,15 @@ const CHAIN_KEY: u64 = 0x71d3_0b8e_c2a5_4f69;
 impl Position {
     /// The start position of a variant.
     pub fn start(variant: &'static Variant) -> Position {
-        let setup = super::setup::parse_setup(variant.setup)
-            .expect("every variant's setup is a valid position string");
-        Position::from_setup(variant, &setup).expect("every variant's setup is legal")
+        // Read once per variant, then copied.
+        variant
+            .start
+            .get_or_init(|| {
+                let setup = super::setup::parse_setup(variant.setup)
+                    .expect("every variant's setup is a valid position string");
+                Position::from_setup(variant, &setup).expect("every variant's setup is legal")
+            })
+            .clone()
     }
 
     /// Checks a setup against the variant's rules and returns the position, or what is wrong.
@@ -881,34 +887,26 @@ impl Position {
         if defenders.iter().any(open_line) {
             return false;
         }
-        let mut seen = *defenders;
-        let mut stack = [Square::from_index(0); GRID];
-        let mut top = 0;
-        for sq in defenders.iter() {
-            stack[top] = sq;
-            top += 1;
-        }
-        while top > 0 {
-            top -= 1;
-            let sq = stack[top];
-            for dir in Dir::ALL {
-                let n = sq.step(dir);
-                let c = self.cells[n.index()];
-                if seen.contains(n)
-                    || terrain_of(c) == Terrain::OffBoard
-                    || (c & PIECE_MASK != 0 && side_of(c) == Side::Attackers)
-                {
-                    continue;
-                }
-                if self.variant.edge.contains(n) {
-                    return false;
-                }
-                seen.insert(n);
-                stack[top] = n;
-                top += 1;
+        // Grow the defenders' region a square at a time through every square not held by an
+        // attacker, until it reaches the edge or stops growing.
+        let v = self.variant;
+        let open = v.board.minus(&self.pieces[Side::Attackers.index()]);
+        let mut region = *defenders;
+        loop {
+            let grown = region
+                .or(&region.shifted(1))
+                .or(&region.shifted(-1))
+                .or(&region.shifted(STRIDE))
+                .or(&region.shifted(-STRIDE))
+                .and(&open);
+            if !grown.and(&v.edge).is_empty() {
+                return false;
             }
+            if grown == region {
+                return true;
+            }
+            region = grown;
         }
-        true
     }
 
     // ----- checking a move, with the reason when it is illegal -----

@@ -219,6 +219,49 @@ impl SquareSet {
         out
     }
 
+    pub(crate) fn or(&self, other: &SquareSet) -> SquareSet {
+        let mut out = *self;
+        for (a, b) in out.0.iter_mut().zip(other.0.iter()) {
+            *a |= b;
+        }
+        out
+    }
+
+    pub(crate) fn minus(&self, other: &SquareSet) -> SquareSet {
+        let mut out = *self;
+        for (a, b) in out.0.iter_mut().zip(other.0.iter()) {
+            *a &= !b;
+        }
+        out
+    }
+
+    /// Every member moved `by` grid cells (towards higher indices when positive); members moved
+    /// past either end of the grid drop out.
+    pub(crate) fn shifted(&self, by: i32) -> SquareSet {
+        const N: usize = GRID / 64;
+        let mut out = [0u64; N];
+        let k = by.unsigned_abs() as usize;
+        let (words, bits) = (k / 64, k % 64);
+        if by >= 0 {
+            for i in words..N {
+                let mut v = self.0[i - words] << bits;
+                if bits > 0 && i > words {
+                    v |= self.0[i - words - 1] >> (64 - bits);
+                }
+                out[i] = v;
+            }
+        } else {
+            for i in 0..N - words {
+                let mut v = self.0[i + words] >> bits;
+                if bits > 0 && i + words + 1 < N {
+                    v |= self.0[i + words + 1] << (64 - bits);
+                }
+                out[i] = v;
+            }
+        }
+        SquareSet(out)
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.0.iter().all(|w| *w == 0)
     }

@@ -191,6 +191,10 @@ pub struct Variant {
     pub(crate) away: [SquareSet; 2],
     /// The squares on the board's edge.
     pub(crate) edge: SquareSet,
+    /// Every square of the board.
+    pub(crate) board: SquareSet,
+    /// The start position, read from `setup` when first asked for.
+    pub(crate) start: std::sync::OnceLock<super::position::Position>,
     pub(crate) centre: Option<Square>,
 }
 
@@ -311,11 +315,13 @@ impl Variant {
     fn build(row: &Row) -> Variant {
         let mut cells = [(Terrain::OffBoard as u8) << TERRAIN_SHIFT; GRID];
         let mut edge = SquareSet::EMPTY;
+        let mut board = SquareSet::EMPTY;
         let (w, h) = (row.files, row.ranks);
         for r in 0..h {
             for f in 0..w {
                 let sq = Square::new(f, r).expect("variant boards fit the grid");
                 cells[sq.index()] = 0;
+                board.insert(sq);
                 if f == 0 || r == 0 || f == w - 1 || r == h - 1 {
                     edge.insert(sq);
                 }
@@ -420,7 +426,9 @@ impl Variant {
             home,
             away,
             edge,
+            board,
             centre,
+            start: std::sync::OnceLock::new(),
         }
     }
 }

@@ -243,20 +243,20 @@ impl SquareSet {
         let k = by.unsigned_abs() as usize;
         let (words, bits) = (k / 64, k % 64);
         if by >= 0 {
-            for i in words..N {
+            for (i, word) in out.iter_mut().enumerate().skip(words) {
                 let mut v = self.0[i - words] << bits;
                 if bits > 0 && i > words {
                     v |= self.0[i - words - 1] >> (64 - bits);
                 }
-                out[i] = v;
+                *word = v;
             }
         } else {
-            for i in 0..N - words {
+            for (i, word) in out.iter_mut().enumerate().take(N - words) {
                 let mut v = self.0[i + words] >> bits;
                 if bits > 0 && i + words + 1 < N {
                     v |= self.0[i + words + 1] << (64 - bits);
                 }
-                out[i] = v;
+                *word = v;
             }
         }
         SquareSet(out)

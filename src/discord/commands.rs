@@ -676,8 +676,11 @@ pub async fn games(
             answer(&mut c.responder, Reply::private(text)).await
         }
         Ok(list) => {
-            let mut text = format!("Games of {}:", if yours { "yours" } else { &whose.name });
-            text = text.replace("Games of yours", "Your games");
+            let mut text = if yours {
+                "Your games:".to_string()
+            } else {
+                format!("Games of {}:", whose.name)
+            };
             for g in &list {
                 let whose_move = match (g.your_turn, yours) {
                     (true, true) => "your move".to_string(),

@@ -237,6 +237,7 @@ async fn the_commands_are_registered_with_descriptions_and_completion() {
         "board",
         "games",
         "resign",
+        "abort",
         "draw",
         "rules",
         "record",
@@ -597,6 +598,29 @@ async fn resignation_draws_and_a_won_game_are_announced() {
     );
     let view = h.service.game(game).await.unwrap();
     assert!(view.outcome.is_some_and(|o| o.winner.is_none()));
+
+    // Called off before the first move.
+    let (game, thread) = h.game("tyr-11").await;
+    let aborted = h.slash(BOB, thread, "abort", &[]).await;
+    assert!(
+        aborted.content().starts_with(&format!(
+            "bob called the game off. Game #{game} was aborted."
+        )),
+        "{}",
+        aborted.content()
+    );
+    let too_late = {
+        let (game, thread) = h.game("tyr-11").await;
+        let (who, mv) = h.a_move(game).await;
+        h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+        h.slash(ALICE, thread, "abort", &[]).await
+    };
+    assert!(too_late.private());
+    assert!(
+        too_late.content().contains("has begun: resign instead"),
+        "{}",
+        too_late.content()
+    );
 
     // Resignation.
     let (game, thread) = h.game("tyr-11").await;

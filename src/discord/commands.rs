@@ -31,7 +31,8 @@ withdraws your challenge.
 Cavalry in Save the Standard `c3-c7-d7`.
 `/endturn [game]`: end a berserk chain (or press End turn).
 `/board [game] [flip]`, `/games [player]`, `/record [game]` (the record and a GIF of the game).
-`/resign [game]`, `/draw [game]` (offer a draw, or accept the one offered).
+`/resign [game]`, `/draw [game]` (offer a draw, or accept the one offered), `/abort [game]` (call a \
+game off before its first move).
 `/rules variant`: a variant's rules and start position.
 
 `game` is needed only when several of your games could be meant here. A move not made in time \
@@ -783,6 +784,29 @@ pub async fn resign(
     Ok(())
 }
 
+/// Call off a game before its first move: it ends with no result.
+#[poise::command(slash_command, guild_only)]
+pub async fn abort(
+    ctx: Context<'_>,
+    #[description = "The game (needed only when several of yours are here)"]
+    #[autocomplete = "my_games"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    let mut c = call(ctx);
+    let channel = c.channel.to_string();
+    let _working = c.bot.inflight.enter();
+    match c.bot.service.abort(&c.who, game, Some(&channel)).await {
+        Ok(view) => {
+            let text = format!("{} called the game off. {}", c.who.name, view.status_line());
+            let reply = ending_reply(text, &view);
+            let nonce = nonce_of(&c);
+            publish(&mut c, &view, reply, nonce).await
+        }
+        Err(e) => refuse(&mut c.responder, e).await,
+    }
+    Ok(())
+}
+
 fn ending_reply(text: String, view: &GameView) -> Reply {
     let both = view
         .players
@@ -867,6 +891,7 @@ pub fn all() -> Vec<poise::Command<std::sync::Arc<Bot>, Error>> {
         board(),
         games(),
         resign(),
+        abort(),
         draw(),
         rules(),
         record(),

@@ -241,6 +241,7 @@ async fn the_commands_are_registered_with_descriptions_and_completion() {
         "draw",
         "rules",
         "record",
+        "import",
         "help",
     ] {
         assert!(names.contains(&name), "{name} is registered: {names:?}");
@@ -991,6 +992,33 @@ async fn help_rules_games_and_record() {
         "{}",
         unreadable.content()
     );
+
+    // A game from aagenielsen.dk, replayed and shown.
+    let corpus_game = "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2";
+    let imported = h
+        .slash(CAROL, CHANNEL, "import", &[("moves", s(corpus_game))])
+        .await;
+    assert!(!imported.private());
+    assert!(
+        imported
+            .content()
+            .starts_with("5 moves of Copenhagen Hnefatafl 11x11 replayed"),
+        "{}",
+        imported.content()
+    );
+    let names: Vec<&str> = imported.files.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(names, ["game.txt", "game.gif", "board.png"]);
+    assert!(String::from_utf8_lossy(&imported.files[0].1).contains("3. g3-e3xe2"));
+    let wrong = h
+        .slash(
+            CAROL,
+            CHANNEL,
+            "import",
+            &[("moves", s("d1-d3 e5-e2 g1-g3 f4-c4 g3-e3"))],
+        )
+        .await;
+    assert!(wrong.private());
+    assert_eq!(wrong.content(), "The move list does not replay: move 5 (g3-e3): the list captures nothing but the move captures e2.");
 
     let (game, thread) = h.game("tyr-11").await;
     let (who, mv) = h.a_move(game).await;

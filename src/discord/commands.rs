@@ -34,6 +34,8 @@ Cavalry in Save the Standard `c3-c7-d7`.
 `/resign [game]`, `/draw [game]` (offer a draw, or accept the one offered), `/abort [game]` (call a \
 game off before its first move).
 `/rules variant`: a variant's rules and start position.
+`/import moves [variant]`: replay a game from aagenielsen.dk (`d1-d3 e5-e2 ... a8-b8xb7`) and get its \
+record, a GIF and the final board.
 
 `game` is needed only when several of your games could be meant here. A move not made in time \
 loses the game; a reminder comes a day before.";
@@ -871,6 +873,35 @@ async fn offer_or_accept_draw(c: &mut Call<'_>, game: Option<i64>) {
     publish(c, &view, reply, nonce).await
 }
 
+/// Replay a game written as a move list from aagenielsen.dk ("d1-d3 e5-e2 ... a8-b8xb7").
+#[poise::command(slash_command)]
+pub async fn import(
+    ctx: Context<'_>,
+    #[description = "The moves, space-separated, as aagenielsen.dk writes them"] moves: String,
+    #[description = "The variant (default: copenhagen)"]
+    #[autocomplete = "variants"]
+    variant: Option<String>,
+) -> Result<(), Error> {
+    let mut c = call(ctx);
+    let service = c.bot.service.clone();
+    let variant = variant.unwrap_or_else(|| "copenhagen".to_string());
+    let imported = timely(&mut c.responder, false, async {
+        service.import(&variant, &moves)
+    })
+    .await;
+    match imported {
+        Ok(game) => {
+            let reply = Reply::text(game.summary)
+                .file("game.txt", game.record.into_bytes())
+                .file("game.gif", game.gif)
+                .board(game.png);
+            answer(&mut c.responder, reply).await
+        }
+        Err(e) => refuse(&mut c.responder, e).await,
+    }
+    Ok(())
+}
+
 /// How to play.
 #[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>) -> Result<(), Error> {
@@ -895,6 +926,7 @@ pub fn all() -> Vec<poise::Command<std::sync::Arc<Bot>, Error>> {
         draw(),
         rules(),
         record(),
+        import(),
         help(),
     ]
 }

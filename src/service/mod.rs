@@ -231,6 +231,14 @@ impl std::fmt::Debug for Played {
     }
 }
 
+/// A game read from a move list.
+pub struct Imported {
+    pub record: String,
+    pub gif: Vec<u8>,
+    pub png: Vec<u8>,
+    pub summary: String,
+}
+
 /// A message the sweeper or a use case left for the front end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {
@@ -915,6 +923,38 @@ impl Service {
         Ok(self
             .renderer
             .gif(&loaded.game, Theme::Classic, false, Some(names)))
+    }
+
+    /// Reads a game written as a plain move list (aagenielsen.dk's form), checking every move and
+    /// capture: its record, a GIF of it, the final board and a sentence on where it stands. Nothing
+    /// is stored.
+    pub fn import(&self, variant: &str, moves: &str) -> Result<Imported, ServiceError> {
+        let v = Variant::by_id(variant)
+            .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
+        let game = crate::notation::import_moves(v, moves)
+            .map_err(|e| ServiceError::BadInput(format!("the move list does not replay: {e}")))?;
+        let state = match game.outcome() {
+            Some(o) => match o.winner {
+                Some(side) => format!(
+                    "the {} won: {}",
+                    v.side_name(side),
+                    crate::render::reason_text(o.reason)
+                ),
+                None => format!("a draw: {}", crate::render::reason_text(o.reason)),
+            },
+            None => format!("the {} to move", v.side_name(game.position().turn())),
+        };
+        let summary = format!(
+            "{} moves of {} replayed, every move and capture checked; {state}.",
+            game.move_count(),
+            v.name
+        );
+        Ok(Imported {
+            record: write_record(&game, &[]),
+            gif: self.renderer.gif(&game, Theme::Classic, false, None),
+            png: self.renderer.png(&Scene::game(&game), Theme::Classic),
+            summary,
+        })
     }
 
     /// A write transaction on the game `who` means (see `resolve_game`), loaded and replayed, and

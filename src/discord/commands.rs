@@ -158,16 +158,7 @@ fn game_reply(text: String, view: &GameView, png: Vec<u8>) -> Reply {
                 );
             }
         }
-        None => {
-            let both = view
-                .players
-                .iter()
-                .map(mention)
-                .collect::<Vec<_>>()
-                .join(" ");
-            reply.text.push_str(&format!("\n{both}"));
-            reply = reply.mention(view.players.iter().filter_map(user_id));
-        }
+        None => reply = ping_both(reply, view),
     }
     reply
 }
@@ -197,14 +188,9 @@ async fn publish(c: &mut Call<'_>, view: &GameView, reply: Reply, nonce: String)
     c.bot.post_or_keep(c.http, view, &reply, &nonce).await;
 }
 
+/// The nonce of a post made for an interaction: the same on every retry, unique to it.
 fn nonce_of(c: &Call<'_>) -> String {
-    format!("i{}", c.responder_id())
-}
-
-impl Call<'_> {
-    fn responder_id(&self) -> u64 {
-        self.responder.interaction().get()
-    }
+    format!("i{}", c.responder.interaction().get())
 }
 
 // ----- challenges -----
@@ -774,15 +760,8 @@ pub async fn resign(
     let mut c = call(ctx);
     let channel = c.channel.to_string();
     let _working = c.bot.inflight.enter();
-    match c.bot.service.resign(&c.who, game, Some(&channel)).await {
-        Ok(view) => {
-            let text = format!("{} resigned. {}", c.who.name, view.status_line());
-            let reply = ending_reply(text, &view);
-            let nonce = nonce_of(&c);
-            publish(&mut c, &view, reply, nonce).await
-        }
-        Err(e) => refuse(&mut c.responder, e).await,
-    }
+    let ended = c.bot.service.resign(&c.who, game, Some(&channel)).await;
+    show_ending(&mut c, ended, "resigned").await;
     Ok(())
 }
 
@@ -797,26 +776,33 @@ pub async fn abort(
     let mut c = call(ctx);
     let channel = c.channel.to_string();
     let _working = c.bot.inflight.enter();
-    match c.bot.service.abort(&c.who, game, Some(&channel)).await {
-        Ok(view) => {
-            let text = format!("{} called the game off. {}", c.who.name, view.status_line());
-            let reply = ending_reply(text, &view);
-            let nonce = nonce_of(&c);
-            publish(&mut c, &view, reply, nonce).await
-        }
-        Err(e) => refuse(&mut c.responder, e).await,
-    }
+    let ended = c.bot.service.abort(&c.who, game, Some(&channel)).await;
+    show_ending(&mut c, ended, "called the game off").await;
     Ok(())
 }
 
+/// Announces a game that `c.who` ended ("alice resigned. Game #3 is over: ..."), or the refusal.
+async fn show_ending(c: &mut Call<'_>, ended: Result<GameView, ServiceError>, what: &str) {
+    match ended {
+        Ok(view) => {
+            let text = format!("{} {what}. {}", c.who.name, view.status_line());
+            let reply = ending_reply(text, &view);
+            let nonce = nonce_of(c);
+            publish(c, &view, reply, nonce).await
+        }
+        Err(e) => refuse(&mut c.responder, e).await,
+    }
+}
+
 fn ending_reply(text: String, view: &GameView) -> Reply {
-    let both = view
-        .players
-        .iter()
-        .map(mention)
-        .collect::<Vec<_>>()
-        .join(" ");
-    Reply::text(format!("{text}\n{both}")).mention(view.players.iter().filter_map(user_id))
+    ping_both(Reply::text(text), view)
+}
+
+/// Adds a line that pings both players (the game is over).
+fn ping_both(mut reply: Reply, view: &GameView) -> Reply {
+    let both: Vec<String> = view.players.iter().map(mention).collect();
+    reply.text.push_str(&format!("\n{}", both.join(" ")));
+    reply.mention(view.players.iter().filter_map(user_id))
 }
 
 /// Offer a draw, or accept the one your opponent offered.

@@ -315,10 +315,6 @@ impl<'a> Responder<'a> {
             .await
     }
 
-    pub fn answered(&self) -> bool {
-        self.answered
-    }
-
     pub fn interaction(&self) -> InteractionId {
         self.id
     }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::error::IllegalMove;
-use super::moves::{Captures, Move, Outcome, Reason};
+use super::moves::{Captures, Move, Outcome, Reason, Slot};
 use super::piece::Side;
 use super::position::Position;
 use super::variant::{Repetition, Variant};
@@ -103,18 +103,9 @@ impl Game {
         moves
     }
 
-    fn ends_turn(&self, next: &Position) -> bool {
-        next.turn() != self.position.turn() || next.is_over()
-    }
-
-    /// Whether `next` is a position that repetition counts: the end of a turn, or in Save the
-    /// Standard the end of a slot (RULES.md §0: the same board, side to move and slot).
-    fn counted(&self, next: &Position) -> bool {
-        self.ends_turn(next) || next.slot() != self.position.slot()
-    }
-
     fn repeats_third_time(&self, next: &Position) -> bool {
-        self.counted(next) && self.seen.get(&next.hash()).copied().unwrap_or(0) >= 2
+        let (_, counted) = step_ends(self.position.turn(), self.position.slot(), next);
+        counted && self.seen.get(&next.hash()).copied().unwrap_or(0) >= 2
     }
 
     /// Checks and plays a move.
@@ -153,8 +144,7 @@ impl Game {
                 complete: false,
             }),
         }
-        let ends = self.position.turn() != side || self.position.is_over();
-        let counted = ends || self.position.slot() != slot;
+        let (ends, counted) = step_ends(side, slot, &self.position);
         self.moves += 1;
         if ends {
             self.complete_turn();
@@ -267,4 +257,12 @@ impl Game {
         self.ending = Some(outcome);
         Ok(())
     }
+}
+
+/// After a move made with `turn` and `slot` to play, leading to `next`: whether the turn ended,
+/// and whether `next` is a position that repetition counts: the end of a turn, or in Save the
+/// Standard the end of a slot (RULES.md §0: the same board, side to move and slot).
+fn step_ends(turn: Side, slot: Option<Slot>, next: &Position) -> (bool, bool) {
+    let ends = next.turn() != turn || next.is_over();
+    (ends, ends || next.slot() != slot)
 }

@@ -347,11 +347,7 @@ async fn accept_challenge(c: &mut Call<'_>, id: Option<i64>, pressed: bool) {
         "{} accepted: game #{} ({}) has begun.{where_}",
         c.who.name, view.id, view.variant.name
     ));
-    let answered = if pressed {
-        c.responder.update(&note).await
-    } else {
-        c.responder.send(&note).await
-    };
+    let answered = c.responder.settle(&note, pressed).await;
     if let Err(e) = answered {
         tracing::warn!(game = view.id, error = %e, "could not answer the acceptance");
     }
@@ -401,11 +397,7 @@ async fn decline_challenge(c: &mut Call<'_>, id: Option<i64>, pressed: bool) {
                 ch.id,
                 mention(&ch.challenger)
             ));
-            let done = if pressed {
-                c.responder.update(&note).await
-            } else {
-                c.responder.send(&note).await
-            };
+            let done = c.responder.settle(&note, pressed).await;
             if let Err(e) = done {
                 tracing::warn!(error = %e, "could not answer a decline");
             }

@@ -306,6 +306,15 @@ impl<'a> Responder<'a> {
         .await
     }
 
+    /// Answers a command with a message, or a button press by replacing its message.
+    pub async fn settle(&mut self, reply: &Reply, pressed: bool) -> serenity::Result<()> {
+        if pressed {
+            self.update(reply).await
+        } else {
+            self.send(reply).await
+        }
+    }
+
     /// Answers an autocomplete request.
     pub async fn choices(
         &mut self,
@@ -324,14 +333,6 @@ impl<'a> Responder<'a> {
 #[derive(Clone)]
 pub struct Poster {
     pub retry: Retry,
-}
-
-/// Where a post went.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Posted {
-    Thread,
-    /// In the game's channel, because the thread could not take it.
-    Channel,
 }
 
 impl Poster {
@@ -359,7 +360,7 @@ impl Poster {
         game: &GameView,
         reply: &Reply,
         nonce: &str,
-    ) -> serenity::Result<Posted> {
+    ) -> serenity::Result<()> {
         let channel = game
             .channel
             .as_deref()
@@ -373,11 +374,11 @@ impl Poster {
         else {
             let channel = channel.ok_or(serenity::Error::Other("the game has no channel"))?;
             self.post(http, channel, reply, nonce).await?;
-            return Ok(Posted::Channel);
+            return Ok(());
         };
         let first = self.post(http, thread, reply, nonce).await;
         let error = match first {
-            Ok(()) => return Ok(Posted::Thread),
+            Ok(()) => return Ok(()),
             Err(e) => e,
         };
         let refused = refusal(&error).map(|(_, c)| c);
@@ -391,7 +392,7 @@ impl Poster {
             match reopened {
                 Ok(_) => {
                     self.post(http, thread, reply, nonce).await?;
-                    return Ok(Posted::Thread);
+                    return Ok(());
                 }
                 Err(e) => {
                     tracing::warn!(game = game.id, error = %e, "could not reopen the game's thread")
@@ -410,7 +411,7 @@ impl Poster {
         }
         let channel = channel.ok_or(error)?;
         self.post(http, channel, reply, nonce).await?;
-        Ok(Posted::Channel)
+        Ok(())
     }
 }
 

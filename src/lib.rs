@@ -1,4 +1,5 @@
 pub mod cli;
+pub mod commands;
 pub mod discord;
 pub mod local;
 pub mod notation;

@@ -1,67 +1,104 @@
 //! The local mode: the game service driven from a terminal with the bot's commands. Each line is
-//! `<user> <command> [options]`, for example `alice challenge @bob variant:tyr-11 side:attackers
-//! days:3`, `bob accept`, `alice move e1-e5`. Replies are printed, and each picture is written to
-//! the images folder with its path printed. Typed at a prompt it is interactive; with piped input it
-//! runs as a script and stops when the input ends.
+//! `<user> <command> [words] [name:value ...]`, for example `alice challenge @bob variant:tyr-11
+//! side:attackers`, `bob accept`, `alice move e1-e5`. Commands and their options come from the one
+//! command table (`commands.rs`); the sentences from `service/text.rs`, in plain text with times in
+//! UTC. Each picture is written to the images folder and its path printed. Typed at a prompt it is
+//! interactive; with piped input it runs as a script and stops when the input ends.
 
-use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::render::{Scene, Theme};
-use crate::rules::{Position, Variant};
-use crate::service::{Person, Service, ServiceError, SideChoice};
+use crate::commands::{self, Command, Kind, Value};
+use crate::service::text::{self, Plain};
+use crate::service::{News, Person, Service, ServiceError};
 
-pub const HELP: &str = "\
-Commands (each line: <user> <command> [options]):
-  challenge @user [variant:ID] [side:attackers|defenders|random] [days:1|2|3|5|7|10|14]
-  accept [challenge]        decline [challenge]        cancel [challenge]
-  decline draw [game:N]
-  move <move> [game:N]      endturn [game:N]           board [game:N] [flip]
-  games [player]            resign [game:N]            draw [game:N]   (offer, or accept an offer)
-  abort [game:N]            record [game:N]            rules variant:ID
-  help
-Moves: e1-e5, e1e5, e1 e5; a jump d4^d6; Cavalry c3-c7-d7; captures may be announced: e5-e8xe9.";
-
-/// A parsed line: who, what, the free words and the `name:value` options.
-struct Line<'a> {
-    user: &'a str,
-    command: String,
-    words: Vec<&'a str>,
-    options: HashMap<String, &'a str>,
-}
-
-fn parse(line: &str) -> Option<Line<'_>> {
-    let mut parts = line.split_whitespace();
-    let user = parts.next()?;
-    let command = parts
-        .next()
-        .unwrap_or("help")
-        .trim_start_matches('/')
-        .to_ascii_lowercase();
-    let mut words = Vec::new();
-    let mut options = HashMap::new();
-    for part in parts {
-        match part.split_once(':') {
-            Some((name, value))
-                if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphabetic()) =>
-            {
-                options.insert(name.to_ascii_lowercase(), value);
-            }
-            _ => words.push(part),
-        }
-    }
-    Some(Line {
-        user,
-        command,
-        words,
-        options,
-    })
+/// The local mode's help: the command table, then how a line is written.
+pub fn help() -> String {
+    format!(
+        "{}\n\nEach line: <user> <command> [words] [name:value ...], e.g. `alice challenge @bob \
+         variant:tyr-11`, `bob accept`, `alice move e1-e5`, `bob board game:1 flip`. Words fill the \
+         options in order; a flag is its name.",
+        commands::help(|usage| usage.trim_start_matches('/').to_string())
+    )
 }
 
 fn person(name: &str) -> Person {
     let name = name.trim_start_matches('@');
     Person::new(format!("local:{}", name.to_ascii_lowercase()), name)
+}
+
+/// Reads `<user> <command> [words] [name:value ...]` into who and the command.
+pub fn parse_line(line: &str) -> Result<(Person, Command), ServiceError> {
+    let mut parts = line.split_whitespace();
+    let user = parts.next().unwrap_or_default();
+    let mut name = parts
+        .next()
+        .unwrap_or("help")
+        .trim_start_matches('/')
+        .to_ascii_lowercase();
+    let mut words: Vec<&str> = parts.collect();
+    // Spoken forms of two commands.
+    if name == "decline" && words.first() == Some(&"draw") {
+        name = "declinedraw".into();
+        words.remove(0);
+    }
+    if name == "withdraw" {
+        name = "cancel".into();
+    }
+    let spec = commands::spec(&name).ok_or_else(|| ServiceError::UnknownCommand(name.clone()))?;
+    let value = |kind: Kind, text: &str| match kind {
+        Kind::User => Value::User(person(text)),
+        _ => Value::Text(text.to_string()),
+    };
+    let mut given: Vec<(String, Value)> = Vec::new();
+    let mut free = Vec::new();
+    for word in words {
+        match word.split_once(':') {
+            Some((option, v))
+                if !option.is_empty() && option.chars().all(|c| c.is_ascii_alphabetic()) =>
+            {
+                let option = option.to_ascii_lowercase();
+                let kind = spec
+                    .options
+                    .iter()
+                    .find(|o| o.name == option)
+                    .map_or(Kind::Text, |o| o.kind);
+                given.push((option, value(kind, v)));
+            }
+            _ => match spec
+                .options
+                .iter()
+                .find(|o| o.kind == Kind::Flag && o.name.eq_ignore_ascii_case(word))
+            {
+                Some(flag) => given.push((flag.name.to_string(), Value::Flag(true))),
+                None => free.push(word),
+            },
+        }
+    }
+    // Free words fill the options not named, in order; free text takes the rest of the line.
+    let mut free = free.into_iter().peekable();
+    for o in spec.options.iter().filter(|o| o.kind != Kind::Flag) {
+        if free.peek().is_none() {
+            break;
+        }
+        if given.iter().any(|(n, _)| n == o.name) {
+            continue;
+        }
+        let v = if matches!(o.kind, Kind::Text | Kind::Move) {
+            free.by_ref().collect::<Vec<_>>().join(" ")
+        } else {
+            free.next().unwrap_or_default().to_string()
+        };
+        given.push((o.name.to_string(), value(o.kind, &v)));
+    }
+    if let Some(extra) = free.next() {
+        return Err(ServiceError::BadOption {
+            option: spec.name.to_string(),
+            given: extra.to_string(),
+            expected: format!("written as {}", commands::usage(spec)),
+        });
+    }
+    Ok((person(user), Command::parse(spec.name, &given)?))
 }
 
 /// Runs lines from `input` until it ends, writing replies to `out`.
@@ -91,12 +128,15 @@ pub async fn run(
                 writeln!(out, "error: {e}")?;
             }
             for notice in service.pending_notices().await.unwrap_or_default() {
-                writeln!(out, "[{}] {}", notice.kind, notice.text)?;
+                if let Ok(view) = service.game(notice.game_id).await {
+                    let said = text::notice(&notice, &view, &Plain);
+                    writeln!(out, "[{}] {said}", notice.kind.as_str())?;
+                }
                 let _ = service.delivered(notice.id).await;
             }
-            let reply = match parse(trimmed) {
-                Some(l) => execute(service, &l, images).await,
-                None => Ok(HELP.to_string()),
+            let reply = match parse_line(trimmed) {
+                Ok((who, command)) => execute(service, &who, command, images).await,
+                Err(e) => Err(e),
             };
             match reply {
                 Ok(text) => writeln!(out, "{text}")?,
@@ -111,183 +151,126 @@ pub async fn run(
     Ok(())
 }
 
-fn game_option(l: &Line) -> Result<Option<i64>, ServiceError> {
-    match l.options.get("game") {
-        None => Ok(None),
-        Some(v) => v.trim_start_matches('#').parse().map(Some).map_err(|_| {
-            ServiceError::BadInput(format!("\"{v}\" is not a game number (write game:12)"))
-        }),
-    }
-}
-
-fn number(word: Option<&&str>) -> Option<i64> {
-    word.and_then(|w| w.trim_start_matches('#').parse().ok())
-}
-
-fn save(images: &Path, name: &str, png: &[u8]) -> Result<PathBuf, ServiceError> {
+/// Writes a picture and says where it went; a picture that cannot be written is said, not an
+/// error (what the command did is already stored).
+fn save(images: &Path, name: &str, png: &[u8]) -> String {
     let path = images.join(name);
-    std::fs::write(&path, png).map_err(|e| {
-        ServiceError::BadInput(format!("cannot write the picture {}: {e}", path.display()))
-    })?;
-    Ok(path)
-}
-
-/// The reply to a move: the sentence and where its picture went.
-fn played_reply(images: &Path, played: crate::service::Played) -> Result<String, ServiceError> {
-    let name = format!("game-{}-{}.png", played.view.id, played.view.turns);
-    let path = save(images, &name, &played.png)?;
-    Ok(format!("{}\npicture: {}", played.text, path.display()))
-}
-
-async fn execute(svc: &Service, l: &Line<'_>, images: &Path) -> Result<String, ServiceError> {
-    let me = person(l.user);
-    let game = game_option(l)?;
-    match l.command.as_str() {
-        "help" => Ok(HELP.to_string()),
-        "challenge" => {
-            let Some(opponent) = l.words.first().or(l.options.get("opponent")) else {
-                return Ok("challenge whom? e.g. alice challenge @bob variant:tyr-11".into());
-            };
-            let variant = l.options.get("variant").copied().unwrap_or("tyr-11");
-            let side = match l.options.get("side") {
-                Some(s) => SideChoice::parse(s).ok_or_else(|| {
-                    ServiceError::BadInput(format!(
-                        "\"{s}\" is not a side: attackers, defenders or random"
-                    ))
-                })?,
-                None => SideChoice::Random,
-            };
-            let days = match l.options.get("days") {
-                Some(d) => Some(d.parse().map_err(|_| {
-                    ServiceError::BadInput(format!(
-                        "\"{d}\" is not a number of days: 1, 2, 3, 5, 7, 10 or 14"
-                    ))
-                })?),
-                None => None,
-            };
-            let c = svc
-                .challenge(&me, &person(opponent), variant, side, days, None)
-                .await?;
-            Ok(format!(
-                "Challenge #{}: {} challenges {} to {} ({} side for {}, {} days per move). {} may accept or decline.",
-                c.id,
-                c.challenger.name,
-                c.challenged.name,
-                c.variant.name,
-                c.side.as_str(),
-                c.challenger.name,
-                c.days,
-                c.challenged.name
-            ))
-        }
-        "accept" => {
-            let view = svc.accept(&me, number(l.words.first()), None).await?;
-            let (_, png) = svc.board(&me, Some(view.id), None, false).await?;
-            let path = save(images, &format!("game-{}-0.png", view.id), &png)?;
-            Ok(format!(
-                "Game #{} begins: {} ({}) against {} ({}). {}\npicture: {}",
-                view.id,
-                view.players[0].name,
-                view.variant.side_name(crate::rules::Side::Attackers),
-                view.players[1].name,
-                view.variant.side_name(crate::rules::Side::Defenders),
-                view.status_line(),
-                path.display()
-            ))
-        }
-        "decline" if l.words.first() == Some(&"draw") => {
-            let view = svc.decline_draw(&me, game, None).await?;
-            Ok(format!(
-                "{} declined the draw offer in game #{}.",
-                me.name, view.id
-            ))
-        }
-        "decline" => {
-            let c = svc.decline(&me, number(l.words.first())).await?;
-            Ok(format!("{} declined challenge #{}.", me.name, c.id))
-        }
-        "cancel" | "withdraw" => {
-            let c = svc.withdraw(&me, number(l.words.first())).await?;
-            Ok(format!("{} withdrew challenge #{}.", me.name, c.id))
-        }
-        "move" => {
-            if l.words.is_empty() {
-                return Ok("which move? e.g. alice move e1-e5".into());
-            }
-            played_reply(images, svc.play(&me, game, None, &l.words.join(" ")).await?)
-        }
-        "endturn" => played_reply(images, svc.end_turn(&me, game, None).await?),
-        "board" => {
-            let flip =
-                l.words.contains(&"flip") || l.options.get("flip").is_some_and(|v| *v == "true");
-            let (view, png) = svc.board(&me, game, None, flip).await?;
-            let path = save(images, &format!("game-{}-board.png", view.id), &png)?;
-            Ok(format!(
-                "{}\npicture: {}",
-                view.status_line(),
-                path.display()
-            ))
-        }
-        "games" => {
-            let who = l.words.first().map(|w| person(w)).unwrap_or(me);
-            let games = svc.games(&who).await?;
-            if games.is_empty() {
-                return Ok(format!("{} has no game in progress.", who.name));
-            }
-            let lines: Vec<String> = games
-                .iter()
-                .map(|g| {
-                    let mover = if g.your_turn {
-                        &who.name
-                    } else {
-                        &g.opponent.name
-                    };
-                    format!(
-                        "#{} {} against {}: {mover} to move, {}",
-                        g.id,
-                        g.variant.name,
-                        g.opponent.name,
-                        crate::service::deadline_text(g.deadline)
-                    )
-                })
-                .collect();
-            Ok(lines.join("\n"))
-        }
-        "resign" => {
-            let view = svc.resign(&me, game, None).await?;
-            Ok(view.status_line())
-        }
-        "draw" => {
-            let (view, agreed) = svc.draw(&me, game, None).await?;
-            Ok(if agreed {
-                view.status_line()
-            } else {
-                format!("{} offers a draw in game #{}.", me.name, view.id)
-            })
-        }
-        "abort" => Ok(svc.abort(&me, game, None).await?.status_line()),
-        "record" => svc.record(&me, game, None).await,
-        "rules" => {
-            let id = l
-                .options
-                .get("variant")
-                .or(l.words.first())
-                .copied()
-                .unwrap_or("tyr-11");
-            let v =
-                Variant::by_id(id).ok_or_else(|| ServiceError::UnknownVariant(id.to_string()))?;
-            let png = svc
-                .renderer()
-                .png(&Scene::position(&Position::start(v)), Theme::Classic);
-            let path = save(images, &format!("rules-{}.png", v.id), &png)?;
-            Ok(format!(
-                "{}: {}\nstart: {}\npicture: {}",
-                v.name,
-                v.summary,
-                v.setup,
-                path.display()
-            ))
-        }
-        other => Ok(format!("unknown command \"{other}\".\n{HELP}")),
+    match std::fs::write(&path, png) {
+        Ok(()) => format!("picture: {}", path.display()),
+        Err(e) => format!("picture not saved ({}: {e})", path.display()),
     }
+}
+
+/// Runs one command for `me` and says what happened.
+pub async fn execute(
+    svc: &Service,
+    me: &Person,
+    command: Command,
+    images: &Path,
+) -> Result<String, ServiceError> {
+    let s = &Plain;
+    let ended = |news: News, view: crate::service::GameView| text::post(&news, &view, s);
+    Ok(match command {
+        Command::Help => help(),
+        Command::Challenge {
+            opponent,
+            variant,
+            side,
+            days,
+        } => {
+            let c = svc
+                .challenge(me, &opponent, &variant, side, days, None)
+                .await?;
+            text::challenge_made(&c, s)
+        }
+        Command::Accept { challenge } => {
+            let view = svc.accept(me, challenge, None).await?;
+            let (_, png) = svc.board(me, Some(view.id), None, false).await?;
+            format!(
+                "{}\n{}\n{}",
+                text::accepted(me, &view, s),
+                text::post(&News::Started, &view, s),
+                save(images, &format!("game-{}-0.png", view.id), &png)
+            )
+        }
+        Command::Decline { challenge } => {
+            let c = svc.decline(me, challenge).await?;
+            text::declined(me, &c, s)
+        }
+        Command::Cancel { challenge } => {
+            let c = svc.withdraw(me, challenge).await?;
+            text::withdrawn(me, &c, s)
+        }
+        Command::Move { mv, game } => {
+            let played = svc.play(me, game, None, &mv).await?;
+            played_reply(images, played)
+        }
+        Command::EndTurn { game } => played_reply(images, svc.end_turn(me, game, None).await?),
+        Command::Board { game, flip } => {
+            let (view, png) = svc.board(me, game, None, flip).await?;
+            let name = format!("game-{}-board.png", view.id);
+            format!(
+                "{}\n{}",
+                text::status_line(&view, s),
+                save(images, &name, &png)
+            )
+        }
+        Command::Games { player } => {
+            let whose = player.unwrap_or_else(|| me.clone());
+            let yours = whose.key == me.key;
+            text::games(&whose, yours, &svc.games(&whose).await?, s)
+        }
+        Command::Resign { game } => {
+            let view = svc.resign(me, game, None).await?;
+            ended(News::Resigned { by: me.clone() }, view)
+        }
+        Command::Abort { game } => {
+            let view = svc.abort(me, game, None).await?;
+            ended(News::Aborted { by: me.clone() }, view)
+        }
+        Command::Draw { game } => {
+            let (view, agreed) = svc.draw(me, game, None).await?;
+            let by = me.clone();
+            let news = if agreed {
+                News::DrawAgreed { by }
+            } else {
+                News::DrawOffered { by }
+            };
+            text::post(&news, &view, s)
+        }
+        Command::DeclineDraw { game } => {
+            let view = svc.decline_draw(me, game, None).await?;
+            ended(News::DrawDeclined { by: me.clone() }, view)
+        }
+        Command::Rules { variant } => {
+            let v = crate::rules::Variant::by_id(&variant)
+                .ok_or(ServiceError::UnknownVariant(variant))?;
+            let png = svc.start_picture(v);
+            format!(
+                "{}\n{}",
+                text::rules(v, s),
+                save(images, &format!("rules-{}.png", v.id), &png)
+            )
+        }
+        Command::Record { game } => svc.record(me, game, None).await?,
+        Command::Import { moves, variant } => {
+            let game = svc.import(&variant, &moves)?;
+            format!(
+                "{}\n{}\n{}",
+                game.summary,
+                game.record.trim_end(),
+                save(images, "import.png", &game.png)
+            )
+        }
+    })
+}
+
+/// The reply to a move: the news and where its picture went.
+fn played_reply(images: &Path, played: crate::service::Played) -> String {
+    let name = format!("game-{}-{}.png", played.view.id, played.view.turns);
+    format!(
+        "{}\n{}",
+        text::post(&played.news, &played.view, &Plain),
+        save(images, &name, &played.png)
+    )
 }

@@ -11,8 +11,14 @@ use sqlx::{Row, SqlitePool};
 pub const DEFAULT_DATABASE: &str = "taflbot.db";
 
 /// The migrations, by version. A new schema change is a new file and a new row, never an edit.
-const MIGRATIONS: &[(i64, &str, &str)] =
-    &[(1, "init", include_str!("../migrations/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "init", include_str!("../migrations/0001_init.sql")),
+    (
+        2,
+        "notices as data",
+        include_str!("../migrations/0002_notices_as_data.sql"),
+    ),
+];
 
 /// Why the database could not be used.
 #[derive(Debug)]

@@ -389,7 +389,7 @@ async fn illegal_moves_and_strangers_are_refused_privately_and_nothing_changes()
         assert!(answer.private(), "{text}");
         assert_eq!(
             answer.content(),
-            taflbot::discord::commands::sentence(&expected)
+            taflbot::discord::commands::refusal(&expected)
         );
         assert!(answer.png().is_none());
     }

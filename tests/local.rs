@@ -48,11 +48,17 @@ alice record game:1
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(
-        lines[0].starts_with("Challenge #1: alice challenges bob to TYR 11x11"),
+        lines[0].starts_with("bob, alice challenges you to TYR 11x11"),
         "{text}"
     );
     assert!(
-        lines[1].starts_with("Game #1 begins: alice (attackers) against bob (defenders)."),
+        lines[1].starts_with("bob accepted: game #1 (TYR 11x11"),
+        "{text}"
+    );
+    assert!(
+        lines[2].starts_with(
+            "Game #1: TYR 11x11 (Simple Tyr). alice plays the attackers, bob the defenders."
+        ),
         "{text}"
     );
     assert!(
@@ -65,7 +71,7 @@ alice record game:1
         "{text}"
     );
     assert!(
-        text.contains("#1 TYR 11x11 (Simple Tyr) against bob: alice to move, deadline "),
+        text.contains("#1 TYR 11x11 (Simple Tyr) vs bob: your move, deadline "),
         "{text}"
     );
     assert!(

@@ -3,7 +3,10 @@
 use std::sync::Arc;
 
 use taflbot::rules::{Reason, Side};
-use taflbot::service::{Person, Service, ServiceError, SideChoice, TestClock, DAY};
+use taflbot::service::text::{self, Plain};
+use taflbot::service::{
+    Notice, NoticeKind, Person, Service, ServiceError, SideChoice, TestClock, DAY,
+};
 use taflbot::store;
 
 const T0: i64 = 1_800_000_000;
@@ -40,6 +43,12 @@ async fn started(svc: &Service) -> i64 {
     svc.accept(&bob(), Some(c.id), None).await.unwrap().id
 }
 
+/// A notice's sentence, in plain text, from its game as it is now.
+async fn said_of(svc: &Service, notice: &Notice) -> String {
+    let view = svc.game(notice.game_id).await.unwrap();
+    text::notice(notice, &view, &Plain)
+}
+
 #[tokio::test]
 async fn a_challenge_accepted_becomes_a_game_that_is_played() {
     let (svc, _) = service(":memory:").await;
@@ -64,12 +73,10 @@ async fn a_challenge_accepted_becomes_a_game_that_is_played() {
         .await
         .unwrap();
     assert_eq!(played.view.last_turn, vec!["d1-d3"]);
+    let said = text::news(&played.news, &played.view, &Plain);
     assert!(
-        played
-            .text
-            .starts_with("alice played d1-d3. Game #1: bob (defenders) to move"),
-        "{}",
-        played.text
+        said.starts_with("alice played d1-d3. Game #1: bob (defenders) to move"),
+        "{said}"
     );
     assert_eq!(&played.png[1..4], b"PNG");
     svc.play(&bob(), Some(view.id), None, "e5-e2")
@@ -188,7 +195,7 @@ async fn endings_resign_draw_abort() {
     assert_eq!(view.outcome.unwrap().winner, Some(Side::Attackers));
     assert_eq!(view.outcome.unwrap().reason, Reason::Resignation);
     assert_eq!(
-        view.status_line(),
+        text::status_line(&view, &Plain),
         format!("Game #{g1} is over: alice (attackers) won: resignation.")
     );
 
@@ -238,7 +245,8 @@ async fn a_berserk_chain_goes_on_until_its_player_ends_it() {
         let who = &players[view.to_move as usize];
         if pos.chain().is_some() {
             let ended = svc.end_turn(who, Some(id), None).await.unwrap();
-            assert!(ended.text.contains("ended the turn"));
+            let said = text::news(&ended.news, &ended.view, &Plain);
+            assert!(said.contains("ended the turn"), "{said}");
             assert_ne!(ended.view.to_move, view.to_move);
             return;
         }
@@ -266,13 +274,11 @@ async fn reminders_and_timeouts_come_once_even_across_a_restart() {
     clock.advance(120);
     let notices = svc.sweep().await.unwrap();
     assert_eq!(notices.len(), 1);
-    assert_eq!(notices[0].kind, "reminder");
+    assert_eq!(notices[0].kind, NoticeKind::Reminder);
+    let said = said_of(&svc, &notices[0]).await;
     assert!(
-        notices[0]
-            .text
-            .starts_with("alice, game #1 is waiting for your move"),
-        "{}",
-        notices[0].text
+        said.starts_with("alice, game #1 is waiting for your move"),
+        "{said}"
     );
     assert!(
         svc.sweep().await.unwrap().is_empty(),
@@ -287,12 +293,9 @@ async fn reminders_and_timeouts_come_once_even_across_a_restart() {
     clock.set(T0 + 3 * DAY);
     let notices = svc.sweep().await.unwrap();
     assert_eq!(notices.len(), 1);
-    assert_eq!(notices[0].kind, "timeout");
-    assert!(
-        notices[0].text.starts_with("alice ran out of time."),
-        "{}",
-        notices[0].text
-    );
+    assert_eq!(notices[0].kind, NoticeKind::Timeout);
+    let said = said_of(&svc, &notices[0]).await;
+    assert!(said.starts_with("alice ran out of time."), "{said}");
     assert!(svc.sweep().await.unwrap().is_empty());
     let (view, _) = svc.board(&bob(), Some(id), None, false).await.unwrap();
     assert_eq!(view.outcome.unwrap().reason, Reason::Timeout);
@@ -328,11 +331,8 @@ async fn a_move_restarts_the_clock_and_one_day_games_are_reminded_at_12_hours() 
     clock.advance(DAY / 2 + 5);
     let notices = svc.sweep().await.unwrap();
     assert_eq!(notices.len(), 1);
-    assert!(
-        notices[0].text.starts_with("bob, game"),
-        "{}",
-        notices[0].text
-    );
+    let said = said_of(&svc, &notices[0]).await;
+    assert!(said.starts_with("bob, game"), "{said}");
 }
 
 #[tokio::test]
@@ -455,9 +455,9 @@ async fn two_moves_at_once_give_exactly_one_result() {
 
 #[test]
 fn times_read_as_utc_dates() {
-    assert_eq!(taflbot::service::utc(0), "1970-01-01 00:00 UTC");
-    assert_eq!(taflbot::service::utc(1_800_000_000), "2027-01-15 08:00 UTC");
-    assert_eq!(taflbot::service::utc(951_782_400), "2000-02-29 00:00 UTC");
+    assert_eq!(text::utc(0), "1970-01-01 00:00 UTC");
+    assert_eq!(text::utc(1_800_000_000), "2027-01-15 08:00 UTC");
+    assert_eq!(text::utc(951_782_400), "2000-02-29 00:00 UTC");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -509,7 +509,7 @@ async fn the_sweeper_task_delivers_notices_until_stopped() {
         .await
         .expect("a notice within 5 s")
         .unwrap();
-    assert_eq!(notice.kind, "reminder");
+    assert_eq!(notice.kind, NoticeKind::Reminder);
     stop.send(true).unwrap();
     task.await.unwrap();
     assert!(

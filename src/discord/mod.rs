@@ -1,8 +1,10 @@
 //! The Discord adapter: slash commands and buttons (poise over serenity) in front of the game
 //! service, games in threads, and the notices of the sweeper posted where the games are.
 
+pub mod button;
 pub mod commands;
 pub mod post;
+pub mod style;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -11,11 +13,10 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use serenity::{ClientBuilder, GatewayIntents, Http, HttpBuilder, ShardManager};
 
-use crate::service::{Notice, Service};
+use crate::service::{text, News, Notice, Service};
 use post::{Poster, Reply, Retry};
 
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
-pub type Context<'a> = poise::Context<'a, Arc<Bot>, Error>;
 
 /// The bot's settings, from the environment.
 #[derive(Clone)]
@@ -87,12 +88,13 @@ pub struct Bot {
 }
 
 impl Bot {
-    /// Posts a game's news in its thread; when Discord cannot take it now, the text is left as a
+    /// Posts a game's news in its thread; when Discord cannot take it now, the news is kept as a
     /// notice that the sweeper delivers later. The game itself is stored already.
     pub async fn post_or_keep(
         &self,
         http: &Http,
         view: &crate::service::GameView,
+        news: &News,
         reply: &Reply,
         nonce: &str,
     ) {
@@ -102,24 +104,16 @@ impl Bot {
             .await
         {
             tracing::error!(game = view.id, error = %e, "could not post in the game's thread; kept for later");
-            if let Err(e) = self
-                .service
-                .leave_notice(Some(view.id), "post", &reply.text)
-                .await
-            {
+            if let Err(e) = self.service.leave_notice(view.id, news).await {
                 tracing::error!(game = view.id, error = %e, "could not keep the post for later");
             }
         }
     }
 
-    /// Delivers a notice of the sweeper where its game is played. True when it was posted (or can
-    /// never be: its game is gone), false to try again next round.
+    /// Delivers a notice where its game is played, written now from its data. True when it was
+    /// posted (or can never be: its game is gone), false to try again next round.
     pub async fn deliver(&self, http: &Http, notice: Notice) -> bool {
-        let Some(game) = notice.game_id else {
-            tracing::warn!(notice = notice.id, "a notice without a game; dropped");
-            return true;
-        };
-        let view = match self.service.game(game).await {
+        let view = match self.service.game(notice.game_id).await {
             Ok(view) => view,
             Err(crate::service::ServiceError::Database(e)) => {
                 tracing::warn!(notice = notice.id, error = %e, "notice not delivered yet");
@@ -130,20 +124,7 @@ impl Bot {
                 return true;
             }
         };
-        // Mentions already written in the text (a post kept for later) still ping.
-        let written = mentioned(&notice.text);
-        let mut reply = Reply::text(notice.text).mention(written);
-        let ping: Vec<&crate::service::Person> = match notice.kind.as_str() {
-            "reminder" => view.waiting_for.iter().collect(),
-            "timeout" => view.players.iter().collect(),
-            _ => Vec::new(),
-        };
-        for p in ping {
-            if let Some(id) = post::parse_id(&p.key) {
-                reply.text.push_str(&format!(" <@{id}>"));
-                reply = reply.mention([serenity::UserId::new(id)]);
-            }
-        }
+        let reply = commands::news_reply(&notice.news(), &view, None);
         let nonce = format!("n{}", notice.id);
         match self
             .poster
@@ -157,16 +138,6 @@ impl Bot {
             }
         }
     }
-}
-
-/// The users a text mentions (`<@id>`).
-fn mentioned(text: &str) -> Vec<serenity::UserId> {
-    text.split("<@")
-        .skip(1)
-        .filter_map(|rest| rest.split_once('>'))
-        .filter_map(|(id, _)| post::parse_id(id.trim_start_matches('!')))
-        .map(serenity::UserId::new)
-        .collect()
 }
 
 /// Counts the commands at work, so that a shutdown can wait for the moves in flight.
@@ -392,10 +363,8 @@ async fn on_error(error: poise::FrameworkError<'_, Arc<Bot>, Error>) {
         poise::FrameworkError::ArgumentParse {
             error, input, ctx, ..
         } => {
-            let what = match input {
-                Some(input) => format!("I could not read \"{input}\": {error}."),
-                None => format!("I could not read the command's options: {error}."),
-            };
+            let shown: Option<String> = input.map(|i| i.chars().take(50).collect());
+            let what = text::unreadable(shown.as_deref(), &error.to_string());
             let reply = poise::CreateReply::default().content(what).ephemeral(true);
             if let Err(e) = ctx.send(reply).await {
                 tracing::warn!(error = %e, "could not report an unreadable option");
@@ -407,7 +376,7 @@ async fn on_error(error: poise::FrameworkError<'_, Arc<Bot>, Error>) {
             // Discord still shows a command as it was registered before: say so, not nothing.
             tracing::warn!(command = %ctx.command().name, %description, "a command's options do not match");
             let reply = poise::CreateReply::default()
-                .content("I could not read this command's options: Discord may still show an older version of it. Try again in a minute.")
+                .content(text::STALE_COMMAND)
                 .ephemeral(true);
             if let Err(e) = poise::Context::Application(ctx).send(reply).await {
                 tracing::warn!(error = %e, "could not report unreadable options");

@@ -10,11 +10,12 @@ use std::time::Duration;
 use ::serenity::builder::Builder;
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ButtonStyle, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
     CreateMessage, EditInteractionResponse, EditThread, Http, InteractionId, Nonce, UserId,
 };
 
+use super::button::Button;
 use crate::service::{GameView, Service};
 
 /// How often and how patiently a call is tried.
@@ -117,8 +118,7 @@ pub struct Reply {
     pub files: Vec<(String, Vec<u8>)>,
     /// Users the message pings.
     pub mention: Vec<UserId>,
-    /// Buttons: (custom id, label, style).
-    pub buttons: Vec<(String, String, ButtonStyle)>,
+    pub buttons: Vec<Button>,
     pub private: bool,
 }
 
@@ -152,8 +152,8 @@ impl Reply {
         self
     }
 
-    pub fn button(mut self, id: String, label: &str, style: ButtonStyle) -> Reply {
-        self.buttons.push((id, label.to_string(), style));
+    pub fn button(mut self, button: Button) -> Reply {
+        self.buttons.push(button);
         self
     }
 
@@ -168,7 +168,11 @@ impl Reply {
         let buttons = self
             .buttons
             .iter()
-            .map(|(id, label, style)| CreateButton::new(id).label(label).style(*style))
+            .map(|b| {
+                CreateButton::new(b.custom_id())
+                    .label(b.label())
+                    .style(b.style())
+            })
             .collect();
         vec![CreateActionRow::Buttons(buttons)]
     }

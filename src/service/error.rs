@@ -1,14 +1,18 @@
-//! Why a use case refused, in a player's words.
-
-use std::fmt;
+//! Why a use case refused. The sentence a player reads is written in `text.rs`; `Display` gives it
+//! in plain text (for logs and the local mode).
 
 use crate::notation::MoveError;
 use crate::rules::IllegalMove;
 
-#[derive(Debug)]
+use super::text::{refusal, Plain};
+use super::{ChallengeStatus, Person};
+
+#[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
     UnknownVariant(String),
     SelfChallenge,
+    /// Bots cannot be challenged.
+    NotAPerson,
     BadDays(u32),
     NoSuchChallenge(Option<i64>),
     SeveralChallenges(Vec<i64>),
@@ -16,9 +20,21 @@ pub enum ServiceError {
     OwnChallenge,
     /// The player ran out of time before moving.
     OutOfTime(i64),
-    /// A command's option could not be read.
-    BadInput(String),
-    ChallengeClosed(i64, String),
+    /// A command's option could not be read: which option, what was given, what it takes.
+    BadOption {
+        option: String,
+        given: String,
+        expected: String,
+    },
+    /// A command needs an option that was not given; the example shows how to write it.
+    MissingOption {
+        option: String,
+        example: String,
+    },
+    UnknownCommand(String),
+    /// A move list that does not replay.
+    BadImport(#[source] crate::notation::ImportError),
+    ChallengeClosed(i64, ChallengeStatus),
     NoSuchGame(i64),
     NoGames,
     NoGameWaiting,
@@ -26,11 +42,11 @@ pub enum ServiceError {
     NotAPlayer(i64),
     NotYourTurn {
         game: i64,
-        waiting_for: String,
+        waiting_for: Person,
     },
-    /// The game has ended; the text says how.
-    GameOver(i64, String),
-    Move(MoveError),
+    /// The game has ended; the sentence says how.
+    GameOver(i64, Option<Ending>),
+    Move(#[from] MoveError),
     /// Another move reached the game first.
     PositionChanged(i64),
     CannotAbort(i64),
@@ -39,70 +55,45 @@ pub enum ServiceError {
     /// The stored game no longer replays; it was marked and reported.
     Broken(i64),
     Corrupt(String),
-    Database(String),
+    Database(#[source] sqlx::Error),
 }
 
-fn ids(list: &[i64]) -> String {
-    list.iter()
-        .map(|id| format!("#{id}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// How a game that is over ended, for the refusal that says so.
+#[derive(Clone, Debug)]
+pub enum Ending {
+    Aborted,
+    Outcome {
+        variant: &'static crate::rules::Variant,
+        players: Box<[Person; 2]>,
+        outcome: crate::rules::Outcome,
+    },
 }
 
-impl fmt::Display for ServiceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use ServiceError::*;
-        match self {
-            UnknownVariant(v) => {
-                let ids: Vec<&str> = crate::rules::Variant::all().iter().map(|v| v.id).collect();
-                write!(f, "there is no variant \"{v}\"; the variants are {}", ids.join(", "))
-            }
-            SelfChallenge => write!(f, "you cannot challenge yourself"),
-            BadDays(d) => write!(f, "{d} days per move is not offered: choose 1, 2, 3, 5, 7, 10 or 14"),
-            NoSuchChallenge(Some(id)) => write!(f, "there is no challenge #{id}"),
-            NoSuchChallenge(None) => write!(f, "you have no open challenge to answer"),
-            SeveralChallenges(list) => write!(f, "you have several open challenges ({}): name one", ids(list)),
-            NotYourChallenge => write!(f, "this is not your challenge"),
-            OwnChallenge => write!(f, "this is your own challenge: only the challenged player answers it (/cancel withdraws it)"),
-            OutOfTime(id) => write!(f, "your time in game #{id} ran out before this move: the game is lost on time"),
-            BadInput(why) => write!(f, "{why}"),
-            ChallengeClosed(id, status) => write!(f, "challenge #{id} is no longer open ({status})"),
-            NoSuchGame(id) => write!(f, "there is no game #{id}"),
-            NoGames => write!(f, "you have no game in progress"),
-            NoGameWaiting => write!(f, "no game is waiting for your move"),
-            SeveralGames(list) => write!(f, "several of your games match ({}): say which with game:", ids(list)),
-            NotAPlayer(id) => write!(f, "you are not playing in game #{id}"),
-            NotYourTurn { game, waiting_for } => {
-                write!(f, "it is not your turn in game #{game}: it is {waiting_for}'s move")
-            }
-            GameOver(id, how) if how.is_empty() => write!(f, "game #{id} is over"),
-            GameOver(id, how) => write!(f, "game #{id} is over: {how}"),
-            Move(e) => write!(f, "{e}"),
-            PositionChanged(id) => write!(f, "the position of game #{id} changed while you moved: look again and retry"),
-            CannotAbort(id) => write!(f, "game #{id} has begun: resign instead of aborting"),
-            NoDrawOffer(id) => write!(f, "there is no draw offer to answer in game #{id}"),
-            DrawAlreadyOffered(id) => write!(f, "you have already offered a draw in game #{id}"),
-            Broken(id) => write!(
-                f,
-                "game #{id} could not be loaded: its stored moves no longer replay. It has been set aside and reported"
-            ),
-            Corrupt(why) => write!(f, "stored data is damaged: {why}"),
-            Database(why) => write!(f, "the database failed ({why}); nothing was changed, try again"),
-        }
+impl ServiceError {
+    /// Whether the fault is the bot's, not the player's: logged as an error.
+    pub fn is_fault(&self) -> bool {
+        matches!(
+            self,
+            ServiceError::Database(_) | ServiceError::Broken(_) | ServiceError::Corrupt(_)
+        )
     }
 }
 
-impl std::error::Error for ServiceError {}
+impl std::fmt::Display for ServiceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&refusal(self, &Plain))
+    }
+}
 
 impl From<sqlx::Error> for ServiceError {
     fn from(e: sqlx::Error) -> ServiceError {
-        ServiceError::Database(e.to_string())
-    }
-}
-
-impl From<MoveError> for ServiceError {
-    fn from(e: MoveError) -> ServiceError {
-        ServiceError::Move(e)
+        match e {
+            // A column that does not read as its type (an unknown variant, status or reason).
+            sqlx::Error::ColumnDecode { index, source } => {
+                ServiceError::Corrupt(format!("column {index}: {source}"))
+            }
+            e => ServiceError::Database(e),
+        }
     }
 }
 

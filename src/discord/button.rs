@@ -1,0 +1,98 @@
+//! The buttons under the bot's messages: one enum, one `custom_id` format (`action:number`).
+
+use poise::serenity_prelude::ButtonStyle;
+
+use crate::commands::Command;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Button {
+    /// Accept challenge N.
+    Accept(i64),
+    /// Decline challenge N.
+    Decline(i64),
+    /// End the berserk chain in game N.
+    EndTurn(i64),
+    /// Accept the draw offered in game N.
+    AcceptDraw(i64),
+    /// Decline the draw offered in game N.
+    DeclineDraw(i64),
+}
+
+impl Button {
+    fn action(self) -> (&'static str, i64) {
+        match self {
+            Button::Accept(n) => ("accept", n),
+            Button::Decline(n) => ("decline", n),
+            Button::EndTurn(n) => ("endturn", n),
+            Button::AcceptDraw(n) => ("drawyes", n),
+            Button::DeclineDraw(n) => ("drawno", n),
+        }
+    }
+
+    pub fn custom_id(self) -> String {
+        let (action, n) = self.action();
+        format!("{action}:{n}")
+    }
+
+    pub fn parse(custom_id: &str) -> Option<Button> {
+        let (action, n) = custom_id.split_once(':')?;
+        let n: i64 = n.parse().ok()?;
+        Some(match action {
+            "accept" => Button::Accept(n),
+            "decline" => Button::Decline(n),
+            "endturn" => Button::EndTurn(n),
+            "drawyes" => Button::AcceptDraw(n),
+            "drawno" => Button::DeclineDraw(n),
+            _ => return None,
+        })
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Button::Accept(_) => "Accept",
+            Button::Decline(_) => "Decline",
+            Button::EndTurn(_) => "End turn",
+            Button::AcceptDraw(_) => "Accept draw",
+            Button::DeclineDraw(_) => "Decline draw",
+        }
+    }
+
+    pub fn style(self) -> ButtonStyle {
+        match self {
+            Button::Accept(_) | Button::AcceptDraw(_) => ButtonStyle::Success,
+            Button::Decline(_) | Button::DeclineDraw(_) => ButtonStyle::Danger,
+            Button::EndTurn(_) => ButtonStyle::Secondary,
+        }
+    }
+
+    /// The command a press stands for.
+    pub fn command(self) -> Command {
+        match self {
+            Button::Accept(n) => Command::Accept { challenge: Some(n) },
+            Button::Decline(n) => Command::Decline { challenge: Some(n) },
+            Button::EndTurn(n) => Command::EndTurn { game: Some(n) },
+            Button::AcceptDraw(n) => Command::Draw { game: Some(n) },
+            Button::DeclineDraw(n) => Command::DeclineDraw { game: Some(n) },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_ids_read_back() {
+        for b in [
+            Button::Accept(1),
+            Button::Decline(22),
+            Button::EndTurn(3),
+            Button::AcceptDraw(4),
+            Button::DeclineDraw(5),
+        ] {
+            assert_eq!(Button::parse(&b.custom_id()), Some(b));
+        }
+        assert_eq!(Button::parse("accept:x"), None);
+        assert_eq!(Button::parse("launch:1"), None);
+    }
+}

@@ -1,0 +1,110 @@
+//! Challenges: made by mention with Accept and Decline buttons, answered by button or command. An
+//! accepted challenge opens a thread for the game and posts the opening board there.
+
+use poise::serenity_prelude as serenity;
+use serenity::{ChannelId, ChannelType, CreateThread};
+
+use super::{news_reply, user_ids, Call, STYLE};
+use crate::discord::button::Button;
+use crate::discord::post::{parse_id, retrying, Reply};
+use crate::service::text;
+use crate::service::{News, Person, ServiceError, SideChoice};
+
+pub async fn challenge(
+    c: &mut Call<'_>,
+    opponent: Person,
+    variant: &str,
+    side: SideChoice,
+    days: Option<u32>,
+) -> Result<(), ServiceError> {
+    if is_bot(c, &opponent) {
+        return Err(ServiceError::NotAPerson);
+    }
+    let channel = c.channel();
+    let ch = c
+        .bot
+        .service
+        .challenge(&c.who, &opponent, variant, side, days, Some(&channel))
+        .await?;
+    let reply = Reply::text(text::challenge_made(&ch, STYLE))
+        .mention(user_ids([&ch.challenged]))
+        .button(Button::Accept(ch.id))
+        .button(Button::Decline(ch.id));
+    c.answer(reply).await;
+    Ok(())
+}
+
+/// Whether the user an option named is a bot (Discord says so in the resolved user).
+fn is_bot(c: &Call<'_>, p: &Person) -> bool {
+    c.bots.iter().any(|id| id.to_string() == p.key)
+}
+
+/// Starts the game of an accepted challenge in a thread of its own.
+pub async fn accept(c: &mut Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
+    let _working = c.bot.inflight.enter();
+    let mut view = c.bot.service.accept(&c.who, id, None).await?;
+    if let Some(channel) = view
+        .channel
+        .as_deref()
+        .and_then(parse_id)
+        .map(ChannelId::new)
+    {
+        let name: String = text::thread_name(&view).chars().take(100).collect();
+        let http = c.http;
+        let made = retrying(&c.bot.poster.retry, "create thread", || {
+            let builder = CreateThread::new(name.clone())
+                .kind(ChannelType::PublicThread)
+                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+            async move { channel.create_thread(http, builder).await }
+        })
+        .await;
+        match made {
+            Ok(thread) => {
+                let thread = thread.id.to_string();
+                match c.bot.service.set_thread(view.id, Some(&thread)).await {
+                    Ok(()) => view.thread = Some(thread),
+                    Err(e) => {
+                        tracing::warn!(game = view.id, error = %e, "could not store the thread")
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::info!(game = view.id, error = %e, "no thread; the game is played in the channel")
+            }
+        }
+    }
+    c.settle(Reply::text(text::accepted(&c.who, &view, STYLE)))
+        .await;
+    let opening = match c
+        .bot
+        .service
+        .board(&c.who, Some(view.id), None, false)
+        .await
+    {
+        Ok((_, png)) => png,
+        Err(e) => {
+            tracing::warn!(game = view.id, error = %e, "no opening picture");
+            return Ok(());
+        }
+    };
+    let reply = news_reply(&News::Started, &view, Some(opening));
+    let nonce = format!("start{}", view.id);
+    c.bot
+        .post_or_keep(c.http, &view, &News::Started, &reply, &nonce)
+        .await;
+    Ok(())
+}
+
+pub async fn decline(c: &mut Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
+    let ch = c.bot.service.decline(&c.who, id).await?;
+    c.settle(Reply::text(text::declined(&c.who, &ch, STYLE)))
+        .await;
+    Ok(())
+}
+
+pub async fn cancel(c: &mut Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
+    let ch = c.bot.service.withdraw(&c.who, id).await?;
+    c.answer(Reply::text(text::withdrawn(&c.who, &ch, STYLE)))
+        .await;
+    Ok(())
+}

@@ -1,0 +1,174 @@
+//! Playing: moves (with the legal moves offered as the player types), the end of a berserk chain,
+//! and the endings the players choose: resignation, a draw, a game called off.
+
+use poise::serenity_prelude as serenity;
+use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
+
+use super::{AppContext, Call, STYLE};
+use crate::discord::post::Reply;
+use crate::service::text::{self, sentence};
+use crate::service::{News, ServiceError};
+
+pub async fn play(c: &mut Call<'_>, mv: &str, game: Option<i64>) -> Result<(), ServiceError> {
+    let channel = c.channel();
+    let _working = c.bot.inflight.enter();
+    let service = c.bot.service.clone();
+    let who = c.who.clone();
+    let played = c
+        .timely(service.play(&who, game, Some(&channel), mv))
+        .await?;
+    c.publish(&played.view, played.news, Some(played.png)).await;
+    Ok(())
+}
+
+pub async fn end_turn(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+    let channel = c.channel();
+    let _working = c.bot.inflight.enter();
+    let played = c.bot.service.end_turn(&c.who, game, Some(&channel)).await?;
+    c.publish(&played.view, played.news, Some(played.png)).await;
+    Ok(())
+}
+
+pub async fn resign(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+    let channel = c.channel();
+    let _working = c.bot.inflight.enter();
+    let view = c.bot.service.resign(&c.who, game, Some(&channel)).await?;
+    let by = c.who.clone();
+    c.publish(&view, News::Resigned { by }, None).await;
+    Ok(())
+}
+
+pub async fn abort(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+    let channel = c.channel();
+    let _working = c.bot.inflight.enter();
+    let view = c.bot.service.abort(&c.who, game, Some(&channel)).await?;
+    let by = c.who.clone();
+    c.publish(&view, News::Aborted { by }, None).await;
+    Ok(())
+}
+
+/// Offers a draw (with buttons to answer it), or accepts the one offered.
+pub async fn draw(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+    let channel = c.channel();
+    let _working = c.bot.inflight.enter();
+    let (view, agreed) = c.bot.service.draw(&c.who, game, Some(&channel)).await?;
+    let by = c.who.clone();
+    let news = if agreed {
+        News::DrawAgreed { by }
+    } else {
+        News::DrawOffered { by }
+    };
+    c.publish(&view, news, None).await;
+    Ok(())
+}
+
+pub async fn decline_draw(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+    let channel = c.channel();
+    let view = c
+        .bot
+        .service
+        .decline_draw(&c.who, game, Some(&channel))
+        .await?;
+    let by = c.who.clone();
+    let said = text::news(&News::DrawDeclined { by }, &view, STYLE);
+    c.settle(Reply::text(said)).await;
+    Ok(())
+}
+
+// ----- the legal moves, as the player types -----
+
+/// The integer value of an option the user has already filled in.
+fn option_int(ctx: AppContext<'_>, name: &str) -> Option<i64> {
+    ctx.interaction
+        .data
+        .options
+        .iter()
+        .find(|o| o.name == name)
+        .and_then(|o| match &o.value {
+            serenity::CommandDataOptionValue::Integer(n) => Some(*n),
+            serenity::CommandDataOptionValue::String(s) => {
+                s.trim().trim_start_matches('#').parse().ok()
+            }
+            _ => None,
+        })
+}
+/// Lowercase, without separators: `E1-e5` and `e1e5` match alike.
+fn squashed(text: &str) -> String {
+    text.chars()
+        .filter(|c| !matches!(c, '-' | ' ' | ':'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The legal moves that start like what has been typed, at most 25. When more match, they are
+/// taken in turn from each piece that can move, so that every piece shows before any shows twice.
+pub fn matching_moves(moves: &[String], typed: &str) -> Vec<String> {
+    const MAX: usize = 25;
+    // With a dash typed, the squares are as written (`d1-` is not `d10-`); without one, `e1e5`
+    // finds `e1-e5`.
+    let exact = typed.contains(['-', '^']);
+    let typed = if exact {
+        typed.trim().to_ascii_lowercase()
+    } else {
+        squashed(typed)
+    };
+    let matching: Vec<&String> = moves
+        .iter()
+        .filter(|m| {
+            if exact {
+                m.to_ascii_lowercase().starts_with(&typed)
+            } else {
+                squashed(m).starts_with(&typed)
+            }
+        })
+        .collect();
+    if matching.len() <= MAX {
+        return matching.into_iter().cloned().collect();
+    }
+    let mut pieces: Vec<(&str, std::collections::VecDeque<&String>)> = Vec::new();
+    for m in matching {
+        let from = m.split(['-', '^']).next().unwrap_or(m);
+        match pieces.iter_mut().find(|(f, _)| *f == from) {
+            Some((_, list)) => list.push_back(m),
+            None => pieces.push((from, [m].into())),
+        }
+    }
+    let mut out = Vec::with_capacity(MAX);
+    while out.len() < MAX {
+        for (_, list) in pieces.iter_mut() {
+            if let Some(m) = list.pop_front() {
+                if out.len() < MAX {
+                    out.push(m.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+pub async fn legal_moves(ctx: AppContext<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let bot = ctx.data();
+    let who = super::member_person(&ctx.interaction.user, ctx.interaction.member.as_deref());
+    let game = option_int(ctx, "game");
+    let channel = ctx.interaction.channel_id.to_string();
+    let choices = match bot.service.legal_moves(&who, game, Some(&channel)).await {
+        Ok((_, moves)) => matching_moves(&moves, partial)
+            .into_iter()
+            .map(|m| AutocompleteChoice::new(m.clone(), m))
+            .collect(),
+        Err(e) => {
+            // The reason shows where the moves would be; choosing it keeps what was typed.
+            let name: String = sentence(&text::refusal(&e, &text::Plain))
+                .chars()
+                .take(100)
+                .collect();
+            let value = if partial.trim().is_empty() {
+                "?"
+            } else {
+                partial
+            };
+            vec![AutocompleteChoice::new(name, value)]
+        }
+    };
+    CreateAutocompleteResponse::new().set_choices(choices)
+}

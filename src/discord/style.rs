@@ -1,0 +1,83 @@
+//! How the service's sentences look on Discord: names escaped so they show as themselves (never a
+//! mention, a link or markup), players pinged by id, times as timestamps each reader sees in their
+//! own time zone.
+
+use crate::discord::post::parse_id;
+use crate::service::text::Style;
+use crate::service::Person;
+
+/// The most of a name a message shows.
+const NAME_CHARS: usize = 48;
+
+pub struct DiscordStyle;
+
+impl Style for DiscordStyle {
+    fn name(&self, p: &Person) -> String {
+        escape(&p.name)
+    }
+
+    fn mention(&self, p: &Person) -> String {
+        match parse_id(&p.key) {
+            Some(id) => format!("<@{id}>"),
+            None => escape(&p.name),
+        }
+    }
+
+    fn time(&self, t: i64) -> String {
+        format!("<t:{t}:f>")
+    }
+
+    fn time_and_distance(&self, t: i64) -> String {
+        format!("<t:{t}:f> (<t:{t}:R>)")
+    }
+
+    fn strong(&self, text: &str) -> String {
+        format!("**{text}**")
+    }
+
+    fn code(&self, text: &str) -> String {
+        format!("`{}`", text.replace('`', "'"))
+    }
+
+    fn place(&self, id: &str) -> Option<String> {
+        parse_id(id).map(|id| format!("<#{id}>"))
+    }
+}
+
+/// Text from a user (a name) as Discord shows it literally: markdown characters escaped, `@`
+/// and `<` kept from forming mentions, line breaks flattened, and at most [`NAME_CHARS`] shown.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars();
+    for c in chars.by_ref().take(NAME_CHARS) {
+        match c {
+            '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '<' | '#' | '-' | '[' | ']' | '(' | ')'
+            | ':' | '/' => {
+                out.push('\\');
+                out.push(c);
+            }
+            // A zero-width space after `@` keeps `@everyone` and `@here` from being read.
+            '@' => out.push_str("@\u{200B}"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    if chars.next().is_some() {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_show_as_themselves() {
+        assert_eq!(escape("alice"), "alice");
+        assert_eq!(escape("<@123>"), "\\<@\u{200B}123\\>");
+        assert_eq!(escape("[x](https://a.b)"), "\\[x\\]\\(https\\:\\/\\/a.b\\)");
+        assert_eq!(escape("**bold**\nnext"), "\\*\\*bold\\*\\* next");
+        assert_eq!(escape(&"a".repeat(100)).chars().count(), NAME_CHARS + 1);
+    }
+}

@@ -1,0 +1,250 @@
+//! Challenges: made, accepted (the game begins), declined, withdrawn. An unanswered challenge
+//! lapses after a week (the sweeper marks it).
+
+use sqlx::SqliteConnection;
+
+use super::load::Loaded;
+use super::rows::{ChallengeRow, ChallengeStatus, SideChoice, CHALLENGE_SELECT};
+use super::{Challenge, GameView, Person, Service, ServiceError, DAY};
+use crate::rules::random::Rng;
+use crate::rules::Variant;
+
+/// The days per move a game may have; the default is 3.
+pub const DAYS_PER_MOVE: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
+pub const DEFAULT_DAYS: u32 = 3;
+/// An unanswered challenge lapses after a week.
+pub const CHALLENGE_LIFETIME: i64 = 7 * DAY;
+
+/// Which side of a challenge a player answers from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Answering {
+    /// The challenged player: accept or decline.
+    Challenged,
+    /// The challenger: withdraw.
+    Challenger,
+}
+
+impl From<&ChallengeRow> for Challenge {
+    fn from(r: &ChallengeRow) -> Challenge {
+        Challenge {
+            id: r.id,
+            variant: r.variant.0,
+            side: r.side,
+            days: r.days as u32,
+            expires_at: r.expires_at,
+            challenger: Person::new(&r.challenger_key, &r.challenger_name),
+            challenged: Person::new(&r.challenged_key, &r.challenged_name),
+        }
+    }
+}
+
+impl Service {
+    /// Challenges `to` to a game of `variant`.
+    pub async fn challenge(
+        &self,
+        from: &Person,
+        to: &Person,
+        variant: &str,
+        side: SideChoice,
+        days: Option<u32>,
+        channel: Option<&str>,
+    ) -> Result<Challenge, ServiceError> {
+        let variant = Variant::by_id(variant)
+            .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
+        if from.key == to.key {
+            return Err(ServiceError::SelfChallenge);
+        }
+        let days = days.unwrap_or(DEFAULT_DAYS);
+        if !DAYS_PER_MOVE.contains(&days) {
+            return Err(ServiceError::BadDays(days));
+        }
+        let now = self.now();
+        let mut tx = self.write().await?;
+        let a = self.player_id(&mut tx, from).await?;
+        let b = self.player_id(&mut tx, to).await?;
+        let expires_at = now + CHALLENGE_LIFETIME;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO challenges (challenger, challenged, variant, side, days, channel, created_at, expires_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(a)
+        .bind(b)
+        .bind(variant.id)
+        .bind(side)
+        .bind(days as i64)
+        .bind(channel)
+        .bind(now)
+        .bind(expires_at)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Challenge {
+            id,
+            challenger: from.clone(),
+            challenged: to.clone(),
+            variant,
+            side,
+            days,
+            expires_at,
+        })
+    }
+
+    /// The open challenge `id`, or the only one `who` can answer from their end.
+    async fn open_challenge(
+        &self,
+        conn: &mut SqliteConnection,
+        who: &Person,
+        id: Option<i64>,
+        answering: Answering,
+    ) -> Result<ChallengeRow, ServiceError> {
+        let now = self.now();
+        let rows: Vec<ChallengeRow> = match id {
+            Some(id) => {
+                sqlx::query_as(&format!("{CHALLENGE_SELECT} WHERE c.id = ?"))
+                    .bind(id)
+                    .fetch_all(&mut *conn)
+                    .await?
+            }
+            None => {
+                let column = match answering {
+                    Answering::Challenged => "pb.key",
+                    Answering::Challenger => "pa.key",
+                };
+                sqlx::query_as(&format!(
+                    "{CHALLENGE_SELECT} WHERE {column} = ? AND c.status = 'open' AND c.expires_at > ?
+                     ORDER BY c.id"
+                ))
+                .bind(&who.key)
+                .bind(now)
+                .fetch_all(&mut *conn)
+                .await?
+            }
+        };
+        let row = match rows.as_slice() {
+            [] => return Err(ServiceError::NoSuchChallenge(id)),
+            [row] => row.clone(),
+            many => {
+                return Err(ServiceError::SeveralChallenges(
+                    many.iter().map(|r| r.id).collect(),
+                ))
+            }
+        };
+        if row.status != ChallengeStatus::Open {
+            return Err(ServiceError::ChallengeClosed(row.id, row.status));
+        }
+        if row.expires_at <= now {
+            return Err(ServiceError::ChallengeClosed(
+                row.id,
+                ChallengeStatus::Expired,
+            ));
+        }
+        let mine = match answering {
+            Answering::Challenged => row.challenged_key == who.key,
+            Answering::Challenger => row.challenger_key == who.key,
+        };
+        if !mine {
+            let own = answering == Answering::Challenged && row.challenger_key == who.key;
+            return Err(if own {
+                ServiceError::OwnChallenge
+            } else {
+                ServiceError::NotYourChallenge
+            });
+        }
+        Ok(row)
+    }
+
+    /// Accepts a challenge: the game begins.
+    pub async fn accept(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        thread: Option<&str>,
+    ) -> Result<GameView, ServiceError> {
+        let now = self.now();
+        let mut tx = self.write().await?;
+        let c = self
+            .open_challenge(&mut tx, who, id, Answering::Challenged)
+            .await?;
+        let challenger_attacks = match c.side {
+            SideChoice::Attackers => true,
+            SideChoice::Defenders => false,
+            SideChoice::Random => {
+                Rng::new((now as u64) ^ (c.id as u64).rotate_left(17)).below(2) == 0
+            }
+        };
+        let (attacker, defender) = if challenger_attacks {
+            (c.challenger, c.challenged)
+        } else {
+            (c.challenged, c.challenger)
+        };
+        let start = c.variant.setup;
+        let days = c.days as u32;
+        let deadline = now + c.days * DAY;
+        let game_id: i64 = sqlx::query_scalar(
+            "INSERT INTO games (variant, start, attacker, defender, days, channel, thread, position,
+                                turn_started, deadline, remind_at, created_at, updated_at)
+             SELECT ?, ?, ?, ?, ?, channel, ?, ?, ?, ?, ?, ?, ? FROM challenges WHERE id = ? RETURNING id",
+        )
+        .bind(c.variant)
+        .bind(start)
+        .bind(attacker)
+        .bind(defender)
+        .bind(c.days)
+        .bind(thread)
+        .bind(start)
+        .bind(now)
+        .bind(deadline)
+        .bind(super::deadlines::remind_at(deadline, days))
+        .bind(now)
+        .bind(now)
+        .bind(c.id)
+        .fetch_one(&mut *tx)
+        .await?;
+        let done = sqlx::query(
+            "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ? AND status = 'open'",
+        )
+        .bind(game_id)
+        .bind(c.id)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(ServiceError::ChallengeClosed(
+                c.id,
+                ChallengeStatus::Accepted,
+            ));
+        }
+        let loaded: Loaded = self.load(&mut tx, game_id).await?;
+        tx.commit().await?;
+        Ok(loaded.view())
+    }
+
+    /// Declines a challenge made to `who`.
+    pub async fn decline(&self, who: &Person, id: Option<i64>) -> Result<Challenge, ServiceError> {
+        self.close_challenge(who, id, Answering::Challenged, ChallengeStatus::Declined)
+            .await
+    }
+
+    /// Withdraws a challenge that `who` made.
+    pub async fn withdraw(&self, who: &Person, id: Option<i64>) -> Result<Challenge, ServiceError> {
+        self.close_challenge(who, id, Answering::Challenger, ChallengeStatus::Withdrawn)
+            .await
+    }
+
+    async fn close_challenge(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        answering: Answering,
+        status: ChallengeStatus,
+    ) -> Result<Challenge, ServiceError> {
+        let mut tx = self.write().await?;
+        let c = self.open_challenge(&mut tx, who, id, answering).await?;
+        sqlx::query("UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'")
+            .bind(status)
+            .bind(c.id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(Challenge::from(&c))
+    }
+}

@@ -1,0 +1,43 @@
+//! Time as the service reads it: seconds since the Unix epoch, from a clock that tests can move.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+
+pub const DAY: i64 = 86_400;
+
+/// Seconds since the Unix epoch. The service reads the time only through this, so tests can move it.
+pub trait Clock: Send + Sync {
+    fn now(&self) -> i64;
+}
+
+/// The system's clock.
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> i64 {
+        chrono::Utc::now().timestamp()
+    }
+}
+
+/// A clock that tests set by hand.
+#[derive(Default)]
+pub struct TestClock(AtomicI64);
+
+impl TestClock {
+    pub fn new(now: i64) -> TestClock {
+        TestClock(AtomicI64::new(now))
+    }
+
+    pub fn set(&self, now: i64) {
+        self.0.store(now, Ordering::SeqCst);
+    }
+
+    pub fn advance(&self, seconds: i64) {
+        self.0.fetch_add(seconds, Ordering::SeqCst);
+    }
+}
+
+impl Clock for TestClock {
+    fn now(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}

@@ -1,0 +1,159 @@
+//! Deadlines: the reminder a day before (half a day in one-day games), the loss on time, and
+//! challenges that lapse. The sweeper runs these periodically and hands the notices to the front
+//! end; every effect is written with its notice in one transaction.
+
+use sqlx::{FromRow, SqliteConnection};
+
+use super::load::Loaded;
+use super::rows::{GameResult, GameRow, GAME_SELECT};
+use super::{News, Notice, Service, ServiceError, DAY};
+use crate::rules::parse_position;
+
+/// The reminder time: 24 hours before the deadline, or 12 for one-day games.
+pub(super) fn remind_at(deadline: i64, days: u32) -> i64 {
+    deadline - if days == 1 { DAY / 2 } else { DAY }
+}
+
+impl Service {
+    /// Sends reminders, ends games whose time ran out, and lapses old challenges. Every effect is
+    /// written with its notice in one transaction, so after a restart nothing is missed or sent
+    /// twice. Returns the notices it wrote.
+    pub async fn sweep(&self) -> Result<Vec<Notice>, ServiceError> {
+        let now = self.now();
+        let mut notices = Vec::new();
+        let due: Vec<i64> =
+            sqlx::query_scalar("SELECT id FROM games WHERE status = 'active' AND deadline <= ?")
+                .bind(now)
+                .fetch_all(&self.pool)
+                .await?;
+        for id in due {
+            let mut tx = self.write().await?;
+            let mut loaded = match self.load(&mut tx, id).await {
+                Ok(l) => l,
+                Err(e) => {
+                    // One damaged game must not stop the others' deadlines.
+                    tracing::warn!(game = id, error = %e, "timeout skipped");
+                    tx.commit().await?;
+                    continue;
+                }
+            };
+            if let Some(notice) = self.time_out(&mut tx, &mut loaded, now).await? {
+                notices.push(notice);
+            }
+            tx.commit().await?;
+        }
+        let reminders = sqlx::query(&format!(
+            "{GAME_SELECT} WHERE g.status = 'active' AND g.reminded = 0 AND g.remind_at <= ?"
+        ))
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?;
+        for r in &reminders {
+            let Ok(row) = GameRow::from_row(r) else {
+                continue;
+            };
+            let Ok(pos) = parse_position(row.variant.0, &row.position) else {
+                continue;
+            };
+            let mut tx = self.write().await?;
+            // Only if the turn it reminds of is still the one stored: a move since the list was
+            // read restarted the clock.
+            let done = sqlx::query(
+                "UPDATE games SET reminded = 1
+                 WHERE id = ? AND reminded = 0 AND status = 'active' AND remind_at <= ? AND move_count = ?",
+            )
+            .bind(row.id)
+            .bind(now)
+            .bind(row.move_count)
+            .execute(&mut *tx)
+            .await?;
+            if done.rows_affected() == 1 {
+                let to = row.player(pos.turn());
+                notices.push(self.notice(&mut tx, row.id, &News::Reminder { to }).await?);
+            }
+            tx.commit().await?;
+        }
+        sqlx::query(
+            "UPDATE challenges SET status = 'expired' WHERE status = 'open' AND expires_at <= ?",
+        )
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(notices)
+    }
+
+    /// Ends a game whose time ran out: the side to move loses. Returns the notice it wrote, or
+    /// nothing when the game had already ended or been moved on.
+    pub(super) async fn time_out(
+        &self,
+        tx: &mut SqliteConnection,
+        loaded: &mut Loaded,
+        now: i64,
+    ) -> Result<Option<Notice>, ServiceError> {
+        let id = loaded.row.id;
+        let late = loaded.game.position().turn();
+        if loaded.game.lose_on_time(late).is_err() {
+            return Ok(None);
+        }
+        let outcome = loaded.game.outcome();
+        let result = GameResult::of(&loaded.row.variant, outcome);
+        let done = sqlx::query(
+            "UPDATE games SET status = 'finished', result = ?, reason = ?, updated_at = ?, draw_offer = NULL
+             WHERE id = ? AND status = 'active' AND deadline <= ?",
+        )
+        .bind(result)
+        .bind(outcome.map(|o| o.reason))
+        .bind(now)
+        .bind(id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Ok(None);
+        }
+        let late = loaded.row.player(late);
+        Ok(Some(self.notice(tx, id, &News::Timeout { late }).await?))
+    }
+
+    /// Runs [`Service::sweep`] every `every` until `stop` turns true, handing each notice to
+    /// `deliver` (which returns whether it was delivered; undelivered ones are offered again on
+    /// the next round, so a restart or a failed post loses nothing).
+    pub fn spawn_sweeper<F, Fut>(
+        &self,
+        every: std::time::Duration,
+        mut stop: tokio::sync::watch::Receiver<bool>,
+        deliver: F,
+    ) -> tokio::task::JoinHandle<()>
+    where
+        F: Fn(Notice) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = bool> + Send,
+    {
+        let service = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    changed = stop.changed() => {
+                        // The sender is gone: nobody can stop us any more, so stop now.
+                        if changed.is_err() {
+                            return;
+                        }
+                    }
+                }
+                if *stop.borrow() {
+                    return;
+                }
+                if let Err(e) = service.sweep().await {
+                    tracing::warn!(error = %e, "sweep failed; trying again next round");
+                }
+                for notice in service.pending_notices().await.unwrap_or_default() {
+                    let id = notice.id;
+                    if deliver(notice).await {
+                        let _ = service.delivered(id).await;
+                    }
+                }
+            }
+        })
+    }
+}

@@ -1,0 +1,131 @@
+//! Endings by the players: resignation, a draw offered and accepted (or declined), and a game
+//! called off before its first move. Losses on time are the sweeper's (`deadlines.rs`).
+
+use sqlx::SqliteConnection;
+
+use super::load::Loaded;
+use super::rows::{GameResult, GameStatus};
+use super::{GameView, Person, Service, ServiceError};
+
+impl Service {
+    /// Resigns a game.
+    pub async fn resign(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<GameView, ServiceError> {
+        let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
+        loaded.ensure_active()?;
+        loaded.game.resign(seat)?;
+        self.store_ending(&mut tx, &mut loaded).await?;
+        tx.commit().await?;
+        Ok(loaded.view())
+    }
+
+    /// Offers a draw, or accepts the opponent's open offer. True when the game ended in a draw.
+    pub async fn draw(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<(GameView, bool), ServiceError> {
+        let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
+        let id = loaded.row.id;
+        loaded.ensure_active()?;
+        let me = loaded.row.player_ids()[seat as usize];
+        let agreed = matches!(loaded.row.draw_offer, Some(by) if by != me);
+        if agreed {
+            loaded.game.agree_draw()?;
+            self.store_ending(&mut tx, &mut loaded).await?;
+        } else {
+            if loaded.row.draw_offer == Some(me) {
+                return Err(ServiceError::DrawAlreadyOffered(id));
+            }
+            sqlx::query("UPDATE games SET draw_offer = ? WHERE id = ?")
+                .bind(me)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            loaded.row.draw_offer = Some(me);
+        }
+        tx.commit().await?;
+        Ok((loaded.view(), agreed))
+    }
+
+    /// Declines the opponent's open draw offer.
+    pub async fn decline_draw(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<GameView, ServiceError> {
+        let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
+        let id = loaded.row.id;
+        loaded.ensure_active()?;
+        let me = loaded.row.player_ids()[seat as usize];
+        match loaded.row.draw_offer {
+            Some(by) if by != me => {}
+            _ => return Err(ServiceError::NoDrawOffer(id)),
+        }
+        sqlx::query("UPDATE games SET draw_offer = NULL WHERE id = ?")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        loaded.row.draw_offer = None;
+        Ok(loaded.view())
+    }
+
+    /// Aborts a game before its first move: it ends with no result.
+    pub async fn abort(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<GameView, ServiceError> {
+        let (mut tx, mut loaded, _) = self.open_game(who, id, channel, false).await?;
+        let id = loaded.row.id;
+        loaded.ensure_active()?;
+        if loaded.row.move_count > 0 {
+            return Err(ServiceError::CannotAbort(id));
+        }
+        sqlx::query(
+            "UPDATE games SET status = 'finished', result = 'aborted', reason = NULL, draw_offer = NULL
+             WHERE id = ? AND move_count = 0",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        loaded.row.status = GameStatus::Finished;
+        loaded.row.result = GameResult::Aborted;
+        Ok(loaded.view())
+    }
+
+    /// Writes the ending the game has just reached (by agreement, resignation or time), if the
+    /// game is still stored as going on; false when it was not.
+    pub(super) async fn store_ending(
+        &self,
+        conn: &mut SqliteConnection,
+        loaded: &mut Loaded,
+    ) -> Result<bool, ServiceError> {
+        let outcome = loaded.game.outcome();
+        let result = GameResult::of(&loaded.row.variant, outcome);
+        let done = sqlx::query(
+            "UPDATE games SET status = 'finished', result = ?, reason = ?, draw_offer = NULL,
+                updated_at = ?
+             WHERE id = ? AND status = 'active'",
+        )
+        .bind(result)
+        .bind(outcome.map(|o| o.reason))
+        .bind(self.now())
+        .bind(loaded.row.id)
+        .execute(&mut *conn)
+        .await?;
+        loaded.row.status = GameStatus::Finished;
+        loaded.row.result = result;
+        loaded.row.draw_offer = None;
+        Ok(done.rows_affected() == 1)
+    }
+}

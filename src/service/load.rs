@@ -1,0 +1,274 @@
+//! Loading a game: its row, and its moves replayed by the rules core. Moves are the truth; a game
+//! whose cached position or result disagrees with them is set aside as broken and reported, and
+//! the others go on. Recently replayed games are kept, checked against the stored row.
+
+use std::collections::HashMap;
+
+use sqlx::SqliteConnection;
+
+use super::error::Ending;
+use super::rows::{GameResult, GameRow, GameStatus, GAME_SELECT};
+use super::{GameView, Person, Service, ServiceError};
+use crate::notation::{read_move, write_move};
+use crate::render::{Scene, Theme};
+use crate::rules::{parse_position, write_position, Game, Reason, Side};
+
+/// A game loaded and replayed.
+pub(super) struct Loaded {
+    pub row: GameRow,
+    pub game: Game,
+}
+
+impl Loaded {
+    /// Refuses a game that is over (or set aside).
+    pub fn ensure_active(&self) -> Result<(), ServiceError> {
+        if self.row.status == GameStatus::Active && self.game.outcome().is_none() {
+            return Ok(());
+        }
+        let how = match (self.game.outcome(), self.row.result) {
+            (_, GameResult::Aborted) => Some(Ending::Aborted),
+            (Some(outcome), _) => Some(Ending::Outcome {
+                variant: self.row.variant.0,
+                players: Box::new(self.row.players()),
+                outcome,
+            }),
+            (None, _) => None,
+        };
+        Err(ServiceError::GameOver(self.row.id, how))
+    }
+
+    /// The side `who` plays, or why they may not act in this game.
+    pub fn seat_of(&self, who: &Person) -> Result<Side, ServiceError> {
+        self.row
+            .seat(who)
+            .ok_or(ServiceError::NotAPlayer(self.row.id))
+    }
+
+    /// Refuses unless it is `seat`'s move.
+    pub fn ensure_turn(&self, seat: Side) -> Result<(), ServiceError> {
+        let mover = self.game.position().turn();
+        if seat == mover {
+            return Ok(());
+        }
+        Err(ServiceError::NotYourTurn {
+            game: self.row.id,
+            waiting_for: self.row.player(mover),
+        })
+    }
+
+    pub fn view(&self) -> GameView {
+        let row = &self.row;
+        let to_move = self.game.position().turn();
+        let outcome = self.game.outcome();
+        let last_turn = self
+            .game
+            .turns()
+            .last()
+            .map(|turn| {
+                turn.moves
+                    .iter()
+                    .map(|p| write_move(p.mv, &p.captures))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let players = row.players();
+        let draw_offer = row
+            .draw_offer
+            .and_then(|id| row.player_ids().iter().position(|p| *p == id))
+            .map(|i| players[i].clone());
+        GameView {
+            id: row.id,
+            variant: row.variant.0,
+            waiting_for: (outcome.is_none() && row.status == GameStatus::Active)
+                .then(|| players[to_move as usize].clone()),
+            players,
+            position: write_position(self.game.position()),
+            to_move,
+            outcome,
+            aborted: row.result == GameResult::Aborted,
+            deadline: row.deadline,
+            channel: row.channel.clone(),
+            thread: row.thread.clone(),
+            draw_offer,
+            last_turn,
+            turns: self.game.turns().len(),
+            open_chain: outcome.is_none() && self.game.position().chain().is_some(),
+        }
+    }
+}
+
+/// Games replayed recently, by id, with the move count and position they were replayed at. A
+/// game is taken from here only when its stored row still shows that count and position, so it is
+/// exactly what replaying its moves would give; otherwise the moves are replayed again.
+#[derive(Default)]
+pub(super) struct Replayed {
+    games: std::sync::Mutex<HashMap<i64, (i64, String, Game)>>,
+}
+
+impl Replayed {
+    /// Enough for every game that is being played right now on a busy server.
+    const CAPACITY: usize = 512;
+
+    fn get(&self, id: i64, move_count: i64, position: &str) -> Option<Game> {
+        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        match games.get(&id) {
+            Some((count, pos, game)) if *count == move_count && pos == position => {
+                Some(game.clone())
+            }
+            _ => None,
+        }
+    }
+
+    pub fn put(&self, id: i64, move_count: i64, game: &Game) {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if games.len() >= Self::CAPACITY && !games.contains_key(&id) {
+            // Forget an arbitrary game: it is replayed from the database when next needed.
+            if let Some(old) = games.keys().next().copied() {
+                games.remove(&old);
+            }
+        }
+        games.insert(
+            id,
+            (move_count, write_position(game.position()), game.clone()),
+        );
+    }
+}
+
+impl Service {
+    /// Loads a game and replays its moves. A game that no longer replays, or whose cached
+    /// position disagrees with its moves, is marked broken and reported.
+    pub(super) async fn load(
+        &self,
+        conn: &mut SqliteConnection,
+        id: i64,
+    ) -> Result<Loaded, ServiceError> {
+        let row: GameRow = sqlx::query_as(&format!("{GAME_SELECT} WHERE g.id = ?"))
+            .bind(id)
+            .fetch_optional(&mut *conn)
+            .await?
+            .ok_or(ServiceError::NoSuchGame(id))?;
+        if row.status == GameStatus::Broken {
+            return Err(ServiceError::Broken(id));
+        }
+        if let Some(game) = self.replayed.get(id, row.move_count, &row.position) {
+            if row.status == GameStatus::Active || game.outcome().is_some() {
+                return Ok(Loaded { row, game });
+            }
+        }
+        let moves: Vec<String> =
+            sqlx::query_scalar("SELECT text FROM moves WHERE game_id = ? ORDER BY ply")
+                .bind(id)
+                .fetch_all(&mut *conn)
+                .await?;
+        match replay(&row, &moves) {
+            Ok(game) => {
+                self.replayed.put(id, row.move_count, &game);
+                Ok(Loaded { row, game })
+            }
+            Err(why) => {
+                tracing::error!(game = id, %why, "a stored game no longer replays; marked broken");
+                self.mark_broken(conn, id, &why).await;
+                Err(ServiceError::Broken(id))
+            }
+        }
+    }
+
+    /// Sets a game aside. The mark is written on `conn` (it lasts when that is a plain connection)
+    /// and again, once the caller's transaction is over, from a task of its own: a use case that
+    /// fails on a broken game rolls its transaction back, and the mark must not go with it.
+    async fn mark_broken(&self, conn: &mut SqliteConnection, id: i64, why: &str) {
+        const MARK: &str = "UPDATE games SET status = 'broken', broken_reason = ? WHERE id = ?";
+        let _ = sqlx::query(MARK)
+            .bind(why)
+            .bind(id)
+            .execute(&mut *conn)
+            .await;
+        let (pool, why) = (self.pool.clone(), why.to_string());
+        tokio::spawn(async move {
+            if let Err(e) = sqlx::query(MARK).bind(&why).bind(id).execute(&pool).await {
+                tracing::error!(game = id, error = %e, "could not mark the game broken");
+            }
+        });
+    }
+
+    /// The picture of a loaded game, with the players' names.
+    pub(super) fn picture(&self, l: &Loaded, flip: bool, theme: Theme) -> Vec<u8> {
+        let [a, d] = l.row.players();
+        let scene = Scene::game(&l.game)
+            .flipped(flip)
+            .named(Some([a.name, d.name]));
+        self.renderer.png(&scene, theme)
+    }
+
+    /// A write transaction on the game `who` means (see `find.rs`), loaded and replayed, and the
+    /// side `who` plays in it.
+    pub(super) async fn open_game(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+        waiting_only: bool,
+    ) -> Result<(sqlx::Transaction<'static, sqlx::Sqlite>, Loaded, Side), ServiceError> {
+        let mut tx = self.write().await?;
+        let id = self
+            .resolve_game(&mut tx, who, id, channel, waiting_only)
+            .await?;
+        let loaded = self.load(&mut tx, id).await?;
+        let seat = loaded.seat_of(who)?;
+        Ok((tx, loaded, seat))
+    }
+}
+
+/// Replays a stored game: its moves, then any ending the moves do not show.
+fn replay(row: &GameRow, moves: &[String]) -> Result<Game, String> {
+    let start = parse_position(row.variant.0, &row.start)
+        .map_err(|e| format!("the start position: {e}"))?;
+    let mut game = Game::from_position(start);
+    for (ply, text) in moves.iter().enumerate() {
+        if text == "end" {
+            game.end_turn()
+                .map_err(|e| format!("move {}: end of turn: {e}", ply + 1))?;
+            continue;
+        }
+        let (m, _) = read_move(game.position(), text)
+            .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
+        game.play(m)
+            .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
+    }
+    if moves.len() as i64 != row.move_count {
+        return Err(format!(
+            "the game counts {} moves but {} are stored",
+            row.move_count,
+            moves.len()
+        ));
+    }
+    if row.status == GameStatus::Active && game.outcome().is_some() {
+        return Err("the game is stored as going on, but its moves have ended it".to_string());
+    }
+    let replayed = write_position(game.position());
+    if replayed != row.position {
+        return Err(format!(
+            "the stored position {} is not the one its moves give ({replayed})",
+            row.position
+        ));
+    }
+    if row.status == GameStatus::Finished
+        && game.outcome().is_none()
+        && row.result != GameResult::Aborted
+    {
+        let loser = row.result.winner().map(Side::other);
+        let ended = match (row.reason, loser) {
+            (Some(Reason::Agreement), _) => game.agree_draw().is_ok(),
+            (Some(Reason::Resignation), Some(s)) => game.resign(s).is_ok(),
+            (Some(Reason::Timeout), Some(s)) => game.lose_on_time(s).is_ok(),
+            _ => false,
+        };
+        if !ended {
+            return Err(format!(
+                "the stored result {:?} does not follow from the moves",
+                row.result
+            ));
+        }
+    }
+    Ok(game)
+}

@@ -1,0 +1,171 @@
+//! Moves: a move written as text, the end of a berserk chain, and the legal moves a player may
+//! choose from. Each is checked by the rules core and stored with the game in one transaction.
+
+use super::rows::{GameResult, GameStatus};
+use super::{News, Person, Played, Service, ServiceError, DAY};
+use crate::notation::{canonical, read_move};
+use crate::render::Theme;
+use crate::rules::{write_position, Game};
+
+/// What a turn's step stores: a move in canonical text, or the end of a chain.
+enum Step {
+    Move(String),
+    End,
+}
+
+impl Service {
+    /// Plays a move written as text.
+    pub async fn play(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+        text: &str,
+    ) -> Result<Played, ServiceError> {
+        self.act(who, id, channel, |game| {
+            let (m, _) = read_move(game.position(), text)?;
+            let written = canonical(game.position(), m);
+            game.play(m)?;
+            Ok(Step::Move(written))
+        })
+        .await
+    }
+
+    /// Ends an open berserk chain.
+    pub async fn end_turn(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<Played, ServiceError> {
+        self.act(who, id, channel, |game| {
+            game.end_turn()?;
+            Ok(Step::End)
+        })
+        .await
+    }
+
+    /// The legal moves, in canonical form, of the game `who` means when it is their move.
+    pub async fn legal_moves(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<(i64, Vec<String>), ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let id = self.resolve_game(&mut conn, who, id, channel, true).await?;
+        let loaded = self.load(&mut conn, id).await?;
+        let seat = loaded.seat_of(who)?;
+        loaded.ensure_active()?;
+        loaded.ensure_turn(seat)?;
+        let pos = loaded.game.position();
+        let moves = loaded
+            .game
+            .legal_moves()
+            .into_iter()
+            .map(|m| canonical(pos, m))
+            .collect();
+        Ok((id, moves))
+    }
+
+    /// Loads the game, checks that it is `who`'s move, applies `step`, and stores the result, all
+    /// in one transaction.
+    async fn act(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+        step: impl FnOnce(&mut Game) -> Result<Step, ServiceError>,
+    ) -> Result<Played, ServiceError> {
+        let now = self.now();
+        let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, true).await?;
+        let id = loaded.row.id;
+        loaded.ensure_active()?;
+        if loaded.row.deadline <= now {
+            // The sweeper has not come round yet, but the time is up: the game is lost on time.
+            self.time_out(&mut tx, &mut loaded, now).await?;
+            tx.commit().await?;
+            return Err(ServiceError::OutOfTime(id));
+        }
+        loaded.ensure_turn(seat)?;
+        let mover = seat;
+        let step = step(&mut loaded.game)?;
+        let stored = match &step {
+            Step::Move(text) => text.as_str(),
+            Step::End => "end",
+        };
+        let player_id = loaded.row.player_ids()[seat as usize];
+        let ply = loaded.row.move_count;
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, text, player, played_at) VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(ply)
+        .bind(stored)
+        .bind(player_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| match e.as_database_error().map(|d| d.kind()) {
+            // The move's place is taken: another move came first.
+            Some(sqlx::error::ErrorKind::UniqueViolation) => ServiceError::PositionChanged(id),
+            _ => ServiceError::from(e),
+        })?;
+        let turn_passed = loaded.game.position().turn() != mover;
+        let outcome = loaded.game.outcome();
+        let status = if outcome.is_some() {
+            GameStatus::Finished
+        } else {
+            GameStatus::Active
+        };
+        let result = GameResult::of(&loaded.row.variant, outcome);
+        let deadline = if turn_passed {
+            now + loaded.row.days * DAY
+        } else {
+            loaded.row.deadline
+        };
+        let updated = sqlx::query(
+            "UPDATE games SET position = ?, move_count = move_count + 1, status = ?, result = ?, reason = ?,
+                draw_offer = NULL, updated_at = ?,
+                turn_started = CASE WHEN ? THEN ? ELSE turn_started END,
+                deadline = ?, remind_at = CASE WHEN ? THEN ? ELSE remind_at END,
+                reminded = CASE WHEN ? THEN 0 ELSE reminded END
+             WHERE id = ? AND move_count = ? AND status = 'active'",
+        )
+        .bind(write_position(loaded.game.position()))
+        .bind(status)
+        .bind(result)
+        .bind(outcome.map(|o| o.reason))
+        .bind(now)
+        .bind(turn_passed)
+        .bind(now)
+        .bind(deadline)
+        .bind(turn_passed)
+        .bind(super::deadlines::remind_at(deadline, loaded.row.days()))
+        .bind(turn_passed)
+        .bind(id)
+        .bind(ply)
+        .execute(&mut *tx)
+        .await?;
+        if updated.rows_affected() != 1 {
+            return Err(ServiceError::PositionChanged(id));
+        }
+        tx.commit().await?;
+        self.replayed.put(id, ply + 1, &loaded.game);
+        loaded.row.move_count += 1;
+        loaded.row.deadline = deadline;
+        loaded.row.status = status;
+        loaded.row.result = result;
+        loaded.row.draw_offer = None;
+        let by = loaded.row.player(mover);
+        let news = match step {
+            Step::Move(text) => News::Moved { by, text },
+            Step::End => News::TurnEnded { by },
+        };
+        Ok(Played {
+            view: loaded.view(),
+            news,
+            png: self.picture(&loaded, false, Theme::Classic),
+        })
+    }
+}

@@ -1,0 +1,203 @@
+//! Notices: a game's news kept for the front end to deliver later (a reminder or timeout of the
+//! sweeper, or a post that Discord could not take). A notice is data: what happened, in which
+//! game, by whom. The sentence is made when it is delivered, in the front end's style.
+
+use sqlx::SqliteConnection;
+
+use super::{Person, Service, ServiceError};
+
+/// What happened in a game: the news a front end posts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum News {
+    /// The game has begun.
+    Started,
+    /// A move, in canonical text.
+    Moved {
+        by: Person,
+        text: String,
+    },
+    /// A berserk chain ended by its player.
+    TurnEnded {
+        by: Person,
+    },
+    Resigned {
+        by: Person,
+    },
+    Aborted {
+        by: Person,
+    },
+    DrawOffered {
+        by: Person,
+    },
+    DrawAgreed {
+        by: Person,
+    },
+    DrawDeclined {
+        by: Person,
+    },
+    /// The player to move has a day (half a day in one-day games) left.
+    Reminder {
+        to: Person,
+    },
+    /// The player to move ran out of time and lost.
+    Timeout {
+        late: Person,
+    },
+    /// Where the game stands (a notice kept from before notices were data).
+    Update,
+}
+
+/// The kind of a notice, as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(rename_all = "snake_case")]
+pub enum NoticeKind {
+    Started,
+    Moved,
+    TurnEnded,
+    Resigned,
+    Aborted,
+    DrawOffered,
+    DrawAgreed,
+    DrawDeclined,
+    Reminder,
+    Timeout,
+    Update,
+}
+
+impl NoticeKind {
+    /// The stored name, also shown by the local mode.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NoticeKind::Started => "started",
+            NoticeKind::Moved => "moved",
+            NoticeKind::TurnEnded => "turn_ended",
+            NoticeKind::Resigned => "resigned",
+            NoticeKind::Aborted => "aborted",
+            NoticeKind::DrawOffered => "draw_offered",
+            NoticeKind::DrawAgreed => "draw_agreed",
+            NoticeKind::DrawDeclined => "draw_declined",
+            NoticeKind::Reminder => "reminder",
+            NoticeKind::Timeout => "timeout",
+            NoticeKind::Update => "update",
+        }
+    }
+}
+
+impl News {
+    /// The stored form: kind, the player it is about, and the move.
+    fn parts(&self) -> (NoticeKind, Option<&Person>, Option<&str>) {
+        match self {
+            News::Started => (NoticeKind::Started, None, None),
+            News::Moved { by, text } => (NoticeKind::Moved, Some(by), Some(text)),
+            News::TurnEnded { by } => (NoticeKind::TurnEnded, Some(by), None),
+            News::Resigned { by } => (NoticeKind::Resigned, Some(by), None),
+            News::Aborted { by } => (NoticeKind::Aborted, Some(by), None),
+            News::DrawOffered { by } => (NoticeKind::DrawOffered, Some(by), None),
+            News::DrawAgreed { by } => (NoticeKind::DrawAgreed, Some(by), None),
+            News::DrawDeclined { by } => (NoticeKind::DrawDeclined, Some(by), None),
+            News::Reminder { to } => (NoticeKind::Reminder, Some(to), None),
+            News::Timeout { late } => (NoticeKind::Timeout, Some(late), None),
+            News::Update => (NoticeKind::Update, None, None),
+        }
+    }
+
+    pub fn kind(&self) -> NoticeKind {
+        self.parts().0
+    }
+}
+
+/// News kept for delivery.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct Notice {
+    pub id: i64,
+    pub game_id: i64,
+    pub kind: NoticeKind,
+    actor_key: Option<String>,
+    actor_name: Option<String>,
+    detail: Option<String>,
+}
+
+impl Notice {
+    /// The news this notice keeps. A row missing the player or move its kind needs (which only
+    /// damaged data can be) reads as where the game stands.
+    pub fn news(&self) -> News {
+        let actor = match (&self.actor_key, &self.actor_name) {
+            (Some(key), Some(name)) => Some(Person::new(key, name)),
+            _ => None,
+        };
+        let text = self.detail.clone();
+        match (self.kind, actor, text) {
+            (NoticeKind::Started, _, _) => News::Started,
+            (NoticeKind::Moved, Some(by), Some(text)) => News::Moved { by, text },
+            (NoticeKind::TurnEnded, Some(by), _) => News::TurnEnded { by },
+            (NoticeKind::Resigned, Some(by), _) => News::Resigned { by },
+            (NoticeKind::Aborted, Some(by), _) => News::Aborted { by },
+            (NoticeKind::DrawOffered, Some(by), _) => News::DrawOffered { by },
+            (NoticeKind::DrawAgreed, Some(by), _) => News::DrawAgreed { by },
+            (NoticeKind::DrawDeclined, Some(by), _) => News::DrawDeclined { by },
+            (NoticeKind::Reminder, Some(to), _) => News::Reminder { to },
+            (NoticeKind::Timeout, Some(late), _) => News::Timeout { late },
+            _ => News::Update,
+        }
+    }
+}
+
+const NOTICE_SELECT: &str =
+    "SELECT n.id, n.game_id, n.kind, p.key AS actor_key, p.name AS actor_name, n.detail
+     FROM notices n LEFT JOIN players p ON p.id = n.actor";
+
+impl Service {
+    /// Keeps a game's news for later delivery (a post that failed now).
+    pub async fn leave_notice(&self, game: i64, news: &News) -> Result<Notice, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        self.notice(&mut conn, game, news).await
+    }
+
+    /// Writes a notice on `conn` (inside the caller's transaction, when it is one).
+    pub(super) async fn notice(
+        &self,
+        conn: &mut SqliteConnection,
+        game: i64,
+        news: &News,
+    ) -> Result<Notice, ServiceError> {
+        let (kind, actor, detail) = news.parts();
+        let actor = match actor {
+            Some(p) => Some(self.player_id(conn, p).await?),
+            None => None,
+        };
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO notices (game_id, kind, actor, detail, created_at) VALUES (?, ?, ?, ?, ?)
+             RETURNING id",
+        )
+        .bind(game)
+        .bind(kind)
+        .bind(actor)
+        .bind(detail)
+        .bind(self.now())
+        .fetch_one(&mut *conn)
+        .await?;
+        Ok(sqlx::query_as(&format!("{NOTICE_SELECT} WHERE n.id = ?"))
+            .bind(id)
+            .fetch_one(&mut *conn)
+            .await?)
+    }
+
+    /// Notices not yet delivered, oldest first.
+    pub async fn pending_notices(&self) -> Result<Vec<Notice>, ServiceError> {
+        Ok(sqlx::query_as(&format!(
+            "{NOTICE_SELECT} WHERE n.delivered_at IS NULL ORDER BY n.id"
+        ))
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Marks a notice delivered.
+    pub async fn delivered(&self, notice: i64) -> Result<(), ServiceError> {
+        sqlx::query("UPDATE notices SET delivered_at = ? WHERE id = ?")
+            .bind(self.now())
+            .bind(notice)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}

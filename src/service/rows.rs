@@ -1,0 +1,258 @@
+//! The rows the service reads, typed: statuses, results, sides and reasons are enums, and every
+//! column is read by name through `sqlx::FromRow`.
+
+use sqlx::encode::IsNull;
+use sqlx::error::BoxDynError;
+use sqlx::sqlite::{Sqlite, SqliteTypeInfo, SqliteValueRef};
+
+use super::Person;
+use crate::rules::{Family, Outcome, Reason, Side, Variant};
+
+/// Where a game stands in the database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(rename_all = "lowercase")]
+pub enum GameStatus {
+    Active,
+    Finished,
+    /// Its stored moves no longer replay: set aside and reported.
+    Broken,
+}
+
+/// How a game ended, as stored (the names of the record's `Result` tag).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(rename_all = "snake_case")]
+pub enum GameResult {
+    Ongoing,
+    AttackersWon,
+    DefendersWon,
+    GoldWon,
+    RedWon,
+    Draw,
+    /// Called off before the first move: no result.
+    Aborted,
+}
+
+impl GameResult {
+    pub fn of(v: &Variant, outcome: Option<Outcome>) -> GameResult {
+        let standard = v.family == Family::SaveTheStandard;
+        match outcome {
+            None => GameResult::Ongoing,
+            Some(Outcome { winner: None, .. }) => GameResult::Draw,
+            Some(Outcome {
+                winner: Some(side), ..
+            }) => match (standard, side) {
+                (true, Side::GOLD) => GameResult::GoldWon,
+                (true, _) => GameResult::RedWon,
+                (false, Side::Attackers) => GameResult::AttackersWon,
+                (false, Side::Defenders) => GameResult::DefendersWon,
+            },
+        }
+    }
+
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            GameResult::AttackersWon | GameResult::RedWon => Some(Side::Attackers),
+            GameResult::DefendersWon | GameResult::GoldWon => Some(Side::Defenders),
+            _ => None,
+        }
+    }
+}
+
+/// Where a challenge stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
+#[sqlx(rename_all = "lowercase")]
+pub enum ChallengeStatus {
+    Open,
+    Accepted,
+    Declined,
+    Withdrawn,
+    Expired,
+}
+
+impl ChallengeStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChallengeStatus::Open => "open",
+            ChallengeStatus::Accepted => "accepted",
+            ChallengeStatus::Declined => "declined",
+            ChallengeStatus::Withdrawn => "withdrawn",
+            ChallengeStatus::Expired => "expired",
+        }
+    }
+}
+
+/// The side a challenger asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
+#[sqlx(rename_all = "lowercase")]
+pub enum SideChoice {
+    Attackers,
+    Defenders,
+    Random,
+}
+
+impl SideChoice {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SideChoice::Attackers => "attackers",
+            SideChoice::Defenders => "defenders",
+            SideChoice::Random => "random",
+        }
+    }
+
+    /// Reads `attackers`, `defenders`, `random` (and Save the Standard's `red`, `gold`).
+    pub fn parse(s: &str) -> Option<SideChoice> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "attackers" | "attacker" | "a" | "red" => Some(SideChoice::Attackers),
+            "defenders" | "defender" | "d" | "gold" => Some(SideChoice::Defenders),
+            "random" | "any" | "r" => Some(SideChoice::Random),
+            _ => None,
+        }
+    }
+}
+
+/// Implements sqlx's column traits for a type stored as its text name.
+macro_rules! text_column {
+    ($ty:ty, $write:expr, $read:expr) => {
+        impl sqlx::Type<Sqlite> for $ty {
+            fn type_info() -> SqliteTypeInfo {
+                <str as sqlx::Type<Sqlite>>::type_info()
+            }
+
+            fn compatible(ty: &SqliteTypeInfo) -> bool {
+                <str as sqlx::Type<Sqlite>>::compatible(ty)
+            }
+        }
+
+        impl<'q> sqlx::Encode<'q, Sqlite> for $ty {
+            fn encode_by_ref(
+                &self,
+                buf: &mut <Sqlite as sqlx::Database>::ArgumentBuffer<'q>,
+            ) -> Result<IsNull, BoxDynError> {
+                let write: fn(&$ty) -> &'static str = $write;
+                <&str as sqlx::Encode<'q, Sqlite>>::encode(write(self), buf)
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, Sqlite> for $ty {
+            fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
+                let text = <&str as sqlx::Decode<'r, Sqlite>>::decode(value)?;
+                let read: fn(&str) -> Option<$ty> = $read;
+                read(text).ok_or_else(|| {
+                    format!("unknown {} {text:?}", stringify!($ty).to_ascii_lowercase()).into()
+                })
+            }
+        }
+    };
+}
+
+text_column!(Reason, |r| r.as_str(), Reason::from_str_name);
+
+/// A variant, stored as its id.
+#[derive(Clone, Copy, Debug)]
+pub struct VariantId(pub &'static Variant);
+
+text_column!(VariantId, |v| v.0.id, |id| Variant::by_id(id)
+    .map(VariantId));
+
+impl std::ops::Deref for VariantId {
+    type Target = Variant;
+
+    fn deref(&self) -> &Variant {
+        self.0
+    }
+}
+
+/// The columns of a game row with its two players, as [`GameRow`] reads them.
+pub const GAME_SELECT: &str =
+    "SELECT g.id, g.variant, g.start, g.days, g.channel, g.thread, g.status,
+        g.result, g.reason, g.position, g.move_count, g.draw_offer, g.deadline,
+        g.attacker, pa.key AS attacker_key, pa.name AS attacker_name,
+        g.defender, pd.key AS defender_key, pd.name AS defender_name
+     FROM games g JOIN players pa ON pa.id = g.attacker JOIN players pd ON pd.id = g.defender";
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct GameRow {
+    pub id: i64,
+    pub variant: VariantId,
+    /// The start position string.
+    pub start: String,
+    pub days: i64,
+    pub channel: Option<String>,
+    pub thread: Option<String>,
+    pub status: GameStatus,
+    pub result: GameResult,
+    pub reason: Option<Reason>,
+    /// The cached position after the stored moves.
+    pub position: String,
+    pub move_count: i64,
+    /// The player who offered a draw that is still open.
+    pub draw_offer: Option<i64>,
+    pub deadline: i64,
+    pub attacker: i64,
+    pub attacker_key: String,
+    pub attacker_name: String,
+    pub defender: i64,
+    pub defender_key: String,
+    pub defender_name: String,
+}
+
+impl GameRow {
+    /// The players by side: attackers (Red) first.
+    pub fn players(&self) -> [Person; 2] {
+        [
+            Person::new(&self.attacker_key, &self.attacker_name),
+            Person::new(&self.defender_key, &self.defender_name),
+        ]
+    }
+
+    /// The players' database ids by side.
+    pub fn player_ids(&self) -> [i64; 2] {
+        [self.attacker, self.defender]
+    }
+
+    /// The player of a side.
+    pub fn player(&self, side: Side) -> Person {
+        let [a, d] = self.players();
+        match side {
+            Side::Attackers => a,
+            Side::Defenders => d,
+        }
+    }
+
+    /// The side `who` plays, if they play.
+    pub fn seat(&self, who: &Person) -> Option<Side> {
+        if self.attacker_key == who.key {
+            Some(Side::Attackers)
+        } else if self.defender_key == who.key {
+            Some(Side::Defenders)
+        } else {
+            None
+        }
+    }
+
+    pub fn days(&self) -> u32 {
+        self.days as u32
+    }
+}
+
+/// The columns of a challenge row with its two players, as [`ChallengeRow`] reads them.
+pub const CHALLENGE_SELECT: &str = "SELECT c.id, c.variant, c.side, c.days, c.expires_at, c.status,
+        c.challenger, pa.key AS challenger_key, pa.name AS challenger_name,
+        c.challenged, pb.key AS challenged_key, pb.name AS challenged_name
+     FROM challenges c JOIN players pa ON pa.id = c.challenger JOIN players pb ON pb.id = c.challenged";
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ChallengeRow {
+    pub id: i64,
+    pub variant: VariantId,
+    pub side: SideChoice,
+    pub days: i64,
+    pub expires_at: i64,
+    pub status: ChallengeStatus,
+    pub challenger: i64,
+    pub challenger_key: String,
+    pub challenger_name: String,
+    pub challenged: i64,
+    pub challenged_key: String,
+    pub challenged_name: String,
+}

@@ -1,0 +1,471 @@
+//! Every sentence a player reads, in one place, made from data: names, game numbers, moves, times.
+//! A front end chooses only how the pieces look through a [`Style`]: Discord escapes names, pings
+//! by id and shows times as timestamps each reader sees in their own zone; the local mode prints
+//! plain text in UTC. (Why a move is illegal is the rules core's sentence, `rules/error.rs`.)
+
+use super::error::Ending;
+use super::{Challenge, GameSummary, GameView, News, Notice, Person, ServiceError};
+use crate::render::reason_text;
+use crate::rules::{Outcome, Side, Variant};
+
+/// How a front end shows the pieces of a sentence.
+pub trait Style {
+    /// A player's name, as text that shows as itself.
+    fn name(&self, p: &Person) -> String;
+    /// A player addressed: a ping where the front end has them, otherwise the name.
+    fn mention(&self, p: &Person) -> String {
+        self.name(p)
+    }
+    /// A moment (Unix seconds).
+    fn time(&self, t: i64) -> String;
+    /// A moment as a reader counts to it ("in 2 days"); plain text has only the moment.
+    fn time_and_distance(&self, t: i64) -> String {
+        self.time(t)
+    }
+    /// Emphasis.
+    fn strong(&self, text: &str) -> String {
+        text.to_string()
+    }
+    /// Text quoted as typed (a command, a position string).
+    fn code(&self, text: &str) -> String {
+        text.to_string()
+    }
+    /// A channel or thread, when the front end has them.
+    fn place(&self, _id: &str) -> Option<String> {
+        None
+    }
+}
+
+/// Plain text, times in UTC: the local mode, logs and `Display`.
+pub struct Plain;
+
+impl Style for Plain {
+    fn name(&self, p: &Person) -> String {
+        p.name.clone()
+    }
+
+    fn time(&self, t: i64) -> String {
+        utc(t)
+    }
+}
+
+/// A Unix time as `YYYY-MM-DD HH:MM UTC`.
+pub fn utc(t: i64) -> String {
+    match chrono::DateTime::from_timestamp(t, 0) {
+        Some(at) => at.format("%Y-%m-%d %H:%M UTC").to_string(),
+        None => format!("{t} seconds after 1970"),
+    }
+}
+
+/// A sentence from a phrase: capital first letter, full stop.
+pub fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => return String::new(),
+    };
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
+fn ids(list: &[i64]) -> String {
+    list.iter()
+        .map(|id| format!("#{id}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "1 day", "3 days".
+pub fn days(n: u32) -> String {
+    if n == 1 {
+        "1 day".to_string()
+    } else {
+        format!("{n} days")
+    }
+}
+
+/// "Ann (attackers) won: the king was captured", "a draw: agreed".
+pub fn outcome(v: &Variant, players: &[Person; 2], o: Outcome, s: &dyn Style) -> String {
+    let why = reason_text(o.reason);
+    match o.winner {
+        Some(side) => format!(
+            "{} ({}) won: {why}",
+            s.name(&players[side as usize]),
+            v.side_name(side)
+        ),
+        None => format!("a draw: {why}"),
+    }
+}
+
+/// "deadline 2026-11-25 14:00 UTC".
+pub fn deadline(t: i64, s: &dyn Style) -> String {
+    format!("deadline {}", s.time_and_distance(t))
+}
+
+/// One line on the state of a game: who is to move and by when, or how it ended.
+pub fn status_line(view: &GameView, s: &dyn Style) -> String {
+    if view.aborted {
+        return format!("Game #{} was aborted.", view.id);
+    }
+    match view.outcome {
+        None => {
+            let who = &view.players[view.to_move as usize];
+            format!(
+                "Game #{}: {} ({}) to move, {}.",
+                view.id,
+                s.name(who),
+                view.variant.side_name(view.to_move),
+                deadline(view.deadline, s)
+            )
+        }
+        Some(o) => format!(
+            "Game #{} is over: {}.",
+            view.id,
+            outcome(view.variant, &view.players, o, s)
+        ),
+    }
+}
+
+/// What happened in a game, with where it stands now.
+pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
+    let status = status_line(view, s);
+    match news {
+        News::Started => {
+            let [a, d] = &view.players;
+            format!(
+                "Game #{}: {}. {} plays the {}, {} the {}. {}.",
+                view.id,
+                s.strong(view.variant.name),
+                s.mention(a),
+                view.variant.side_name(Side::Attackers),
+                s.mention(d),
+                view.variant.side_name(Side::Defenders),
+                deadline(view.deadline, s)
+            )
+        }
+        News::Moved { by, text } => {
+            let again = if view.open_chain {
+                format!(
+                    " {} may capture again with the same piece, or end the turn.",
+                    s.name(by)
+                )
+            } else {
+                String::new()
+            };
+            format!("{} played {text}.{again} {status}", s.name(by))
+        }
+        News::TurnEnded { by } => format!("{} ended the turn. {status}", s.name(by)),
+        News::Resigned { by } => format!("{} resigned. {status}", s.name(by)),
+        News::Aborted { by } => format!("{} called the game off. {status}", s.name(by)),
+        News::DrawAgreed { by } => format!("{} accepted the draw. {status}", s.name(by)),
+        News::DrawOffered { by } => {
+            let other = view.players.iter().find(|p| p.key != by.key).unwrap_or(by);
+            format!(
+                "{} offers a draw in game #{}. {}, do you accept?",
+                s.name(by),
+                view.id,
+                s.mention(other)
+            )
+        }
+        News::DrawDeclined { by } => {
+            format!("{} declined the draw in game #{}.", s.name(by), view.id)
+        }
+        News::Reminder { to } => format!(
+            "{}, game #{} is waiting for your move: {}.",
+            s.mention(to),
+            view.id,
+            deadline(view.deadline, s)
+        ),
+        News::Timeout { late } => format!("{} ran out of time. {status}", s.name(late)),
+        News::Update => status,
+    }
+}
+
+/// The sentence of a notice, from its data and its game as it is now.
+pub fn notice(n: &Notice, view: &GameView, s: &dyn Style) -> String {
+    news(&n.news(), view, s)
+}
+
+/// Who is addressed at the end of a post: the player to move, or both players at the end.
+pub fn call_to_move(view: &GameView, s: &dyn Style) -> String {
+    match &view.waiting_for {
+        Some(next) => format!("{}, your move.", s.mention(next)),
+        None => view
+            .players
+            .iter()
+            .map(|p| s.mention(p))
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+/// The challenge as posted to the challenged player.
+pub fn challenge_made(c: &Challenge, s: &dyn Style) -> String {
+    let v = c.variant;
+    let sides = match c.side {
+        super::SideChoice::Random => "sides drawn by lot".to_string(),
+        side => format!("{} plays the {}", s.name(&c.challenger), side.as_str()),
+    };
+    format!(
+        "{}, {} challenges you to {} ({}): {sides}, {} per move. Challenge #{} is open until {}.",
+        s.mention(&c.challenged),
+        s.mention(&c.challenger),
+        s.strong(v.name),
+        v.id,
+        days(c.days),
+        c.id,
+        s.time(c.expires_at),
+    )
+}
+
+/// The answer to an acceptance: the game has begun, and where it is played.
+pub fn accepted(who: &Person, view: &GameView, s: &dyn Style) -> String {
+    let place = view
+        .thread
+        .as_deref()
+        .or(view.channel.as_deref())
+        .and_then(|p| s.place(p))
+        .map(|p| format!(" It is played in {p}."))
+        .unwrap_or_default();
+    format!(
+        "{} accepted: game #{} ({}) has begun.{place}",
+        s.name(who),
+        view.id,
+        view.variant.name
+    )
+}
+
+pub fn declined(who: &Person, c: &Challenge, s: &dyn Style) -> String {
+    format!(
+        "{} declined challenge #{} from {}.",
+        s.name(who),
+        c.id,
+        s.mention(&c.challenger)
+    )
+}
+
+pub fn withdrawn(who: &Person, c: &Challenge, s: &dyn Style) -> String {
+    format!("{} withdrew challenge #{}.", s.name(who), c.id)
+}
+
+/// The private note to a player whose command's news went to the game's thread.
+pub fn posted_elsewhere(view: &GameView, s: &dyn Style) -> String {
+    match view
+        .thread
+        .as_deref()
+        .or(view.channel.as_deref())
+        .and_then(|p| s.place(p))
+    {
+        Some(p) => format!(
+            "Done. Game #{} is played in {p}; the news is posted there.",
+            view.id
+        ),
+        None => format!("Done (game #{}).", view.id),
+    }
+}
+
+/// The name of a game's thread.
+pub fn thread_name(view: &GameView) -> String {
+    let [a, d] = &view.players;
+    format!(
+        "#{} {} vs {} · {}",
+        view.id, a.name, d.name, view.variant.id
+    )
+}
+
+/// A player's games in progress, theirs to move first; `yours` when the reader asked for their own.
+pub fn games(whose: &Person, yours: bool, list: &[GameSummary], s: &dyn Style) -> String {
+    if list.is_empty() {
+        return if yours {
+            format!(
+                "You have no game in progress. {} someone!",
+                s.code("/challenge")
+            )
+        } else {
+            format!("{} has no game in progress.", s.name(whose))
+        };
+    }
+    let mut text = if yours {
+        "Your games:".to_string()
+    } else {
+        format!("Games of {}:", s.name(whose))
+    };
+    for g in list {
+        text.push('\n');
+        text.push_str(&game_line(whose, yours, g, s));
+    }
+    text
+}
+
+/// "#3 TYR 11x11 vs bob: your move, deadline ...".
+pub fn game_line(whose: &Person, yours: bool, g: &GameSummary, s: &dyn Style) -> String {
+    let whose_move = match (g.your_turn, yours) {
+        (true, true) => "your move".to_string(),
+        (true, false) => format!("{}'s move", s.name(whose)),
+        (false, _) => format!("{}'s move", s.name(&g.opponent)),
+    };
+    format!(
+        "#{} {} vs {}: {whose_move}, {}",
+        g.id,
+        g.variant.name,
+        s.name(&g.opponent),
+        deadline(g.deadline, s)
+    )
+}
+
+/// A game in a short list of choices (autocomplete).
+pub fn game_choice(g: &GameSummary) -> String {
+    let whose = if g.your_turn {
+        "your move"
+    } else {
+        "their move"
+    };
+    format!("#{} {} vs {}: {whose}", g.id, g.variant.id, g.opponent.name)
+}
+
+/// A variant's rules.
+pub fn rules(v: &Variant, s: &dyn Style) -> String {
+    format!(
+        "{} ({})\n{}\nStart: {}",
+        s.strong(v.name),
+        v.id,
+        v.summary,
+        s.code(v.setup)
+    )
+}
+
+pub fn record_of(game: i64) -> String {
+    format!("The record of game #{game}.")
+}
+
+/// What an import found.
+pub fn imported(v: &Variant, moves: usize, outcome: Option<Outcome>, to_move: Side) -> String {
+    let state = match outcome {
+        Some(o) => match o.winner {
+            Some(side) => format!("the {} won: {}", v.side_name(side), reason_text(o.reason)),
+            None => format!("a draw: {}", reason_text(o.reason)),
+        },
+        None => format!("the {} to move", v.side_name(to_move)),
+    };
+    format!(
+        "{moves} moves of {} replayed, every move and capture checked; {state}.",
+        v.name
+    )
+}
+
+/// An option that could not be read, as Discord hands it over.
+pub fn unreadable(input: Option<&str>, why: &str) -> String {
+    match input {
+        Some(input) => format!("I could not read \"{input}\": {why}."),
+        None => format!("I could not read the command's options: {why}."),
+    }
+}
+
+pub const STALE_COMMAND: &str = "I could not read this command's options: Discord may still show an older version of it. Try again in a minute.";
+pub const STALE_BUTTON: &str = "This button is no longer in use.";
+
+/// Why a use case refused, as a phrase (see [`sentence`]).
+pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
+    use ServiceError::*;
+    match e {
+        UnknownVariant(v) => {
+            let ids: Vec<&str> = Variant::all().iter().map(|v| v.id).collect();
+            format!(
+                "there is no variant \"{v}\"; the variants are {}",
+                ids.join(", ")
+            )
+        }
+        SelfChallenge => "you cannot challenge yourself".into(),
+        NotAPerson => "bots do not play here: challenge a person".into(),
+        BadDays(d) => {
+            format!("{d} days per move is not offered: choose 1, 2, 3, 5, 7, 10 or 14")
+        }
+        NoSuchChallenge(Some(id)) => format!("there is no challenge #{id}"),
+        NoSuchChallenge(None) => "you have no open challenge to answer".into(),
+        SeveralChallenges(list) => {
+            format!("you have several open challenges ({}): name one", ids(list))
+        }
+        NotYourChallenge => "this is not your challenge".into(),
+        OwnChallenge => format!(
+            "this is your own challenge: only the challenged player answers it ({} withdraws it)",
+            s.code("/cancel")
+        ),
+        OutOfTime(id) => {
+            format!("your time in game #{id} ran out before this move: the game is lost on time")
+        }
+        BadOption {
+            option,
+            given,
+            expected,
+        } => format!("\"{given}\" is not {expected} (option {option})"),
+        MissingOption { option, example } => {
+            format!("the option {option} is needed, e.g. {}", s.code(example))
+        }
+        UnknownCommand(c) => format!("there is no command \"{c}\"; help lists them"),
+        BadImport(e) => format!("the move list does not replay: {e}"),
+        ChallengeClosed(id, status) => {
+            format!("challenge #{id} is no longer open ({})", status.as_str())
+        }
+        NoSuchGame(id) => format!("there is no game #{id}"),
+        NoGames => "you have no game in progress".into(),
+        NoGameWaiting => "no game is waiting for your move".into(),
+        SeveralGames(list) => format!(
+            "several of your games match ({}): say which with game:",
+            ids(list)
+        ),
+        NotAPlayer(id) => format!("you are not playing in game #{id}"),
+        NotYourTurn { game, waiting_for } => format!(
+            "it is not your turn in game #{game}: it is {}'s move",
+            s.name(waiting_for)
+        ),
+        GameOver(id, None) => format!("game #{id} is over"),
+        GameOver(id, Some(Ending::Aborted)) => format!("game #{id} is over: it was aborted"),
+        GameOver(
+            id,
+            Some(Ending::Outcome {
+                variant,
+                players,
+                outcome: o,
+            }),
+        ) => format!("game #{id} is over: {}", outcome(variant, players, *o, s)),
+        Move(e) => e.to_string(),
+        PositionChanged(id) => format!(
+            "the position of game #{id} changed while you moved: look again and retry"
+        ),
+        CannotAbort(id) => format!("game #{id} has begun: resign instead of aborting"),
+        NoDrawOffer(id) => format!("there is no draw offer to answer in game #{id}"),
+        DrawAlreadyOffered(id) => format!("you have already offered a draw in game #{id}"),
+        Broken(id) => format!(
+            "game #{id} could not be loaded: its stored moves no longer replay. It has been set aside and reported"
+        ),
+        Corrupt(why) => format!("stored data is damaged: {why}"),
+        Database(why) => {
+            format!("the database failed ({why}); nothing was changed, try again")
+        }
+    }
+}
+
+/// A game's news as posted: the sentence, then who is called to move (or both players, at the
+/// end). [`pinged`] says whom the post may ping.
+pub fn post(n: &News, view: &GameView, s: &dyn Style) -> String {
+    let text = news(n, view, s);
+    match n {
+        News::Reminder { .. } | News::DrawOffered { .. } | News::DrawDeclined { .. } => text,
+        _ => format!("{text}\n{}", call_to_move(view, s)),
+    }
+}
+
+/// The players a post of this news pings: the one addressed, never anyone named in other text.
+pub fn pinged<'a>(n: &'a News, view: &'a GameView) -> Vec<&'a Person> {
+    match n {
+        News::Reminder { to } => vec![to],
+        News::DrawOffered { by } => view.players.iter().filter(|p| p.key != by.key).collect(),
+        News::DrawDeclined { .. } => Vec::new(),
+        _ => match &view.waiting_for {
+            Some(next) => vec![next],
+            None => view.players.iter().collect(),
+        },
+    }
+}

@@ -1,0 +1,120 @@
+//! Looking at games: a game by id, a player's games, the board, the record, a GIF of the whole
+//! game, and a move list from elsewhere replayed and shown (nothing stored).
+
+use super::load::Loaded;
+use super::{text, GameSummary, GameView, Imported, Person, Service, ServiceError};
+use crate::notation::write_record;
+use crate::render::{Scene, Theme};
+use crate::rules::Variant;
+
+impl Service {
+    /// A game by id, as anyone sees it (the front end uses it to post notices).
+    pub async fn game(&self, id: i64) -> Result<GameView, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        Ok(self.load(&mut conn, id).await?.view())
+    }
+
+    /// Records the thread a game is played in, or that it has none any more.
+    pub async fn set_thread(&self, id: i64, thread: Option<&str>) -> Result<(), ServiceError> {
+        let done = sqlx::query("UPDATE games SET thread = ? WHERE id = ?")
+            .bind(thread)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(ServiceError::NoSuchGame(id));
+        }
+        Ok(())
+    }
+
+    /// A player's active games, theirs to move first.
+    pub async fn games(&self, who: &Person) -> Result<Vec<GameSummary>, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        Ok(self
+            .summaries(&mut conn, who)
+            .await?
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect())
+    }
+
+    /// The game `who` means, loaded.
+    async fn meant(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<Loaded, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let id = self
+            .resolve_game(&mut conn, who, id, channel, false)
+            .await?;
+        self.load(&mut conn, id).await
+    }
+
+    /// A game's state and picture.
+    pub async fn board(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+        flip: bool,
+    ) -> Result<(GameView, Vec<u8>), ServiceError> {
+        let loaded = self.meant(who, id, channel).await?;
+        Ok((loaded.view(), self.picture(&loaded, flip, Theme::Classic)))
+    }
+
+    /// The game record, for export.
+    pub async fn record(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<String, ServiceError> {
+        let loaded = self.meant(who, id, channel).await?;
+        let [a, d] = loaded.row.players();
+        let game = loaded.row.id.to_string();
+        let tags = [
+            ("Game", game.as_str()),
+            ("Attackers", a.name.as_str()),
+            ("Defenders", d.name.as_str()),
+        ];
+        Ok(write_record(&loaded.game, &tags))
+    }
+
+    /// The whole game as an animated GIF.
+    pub async fn gif(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<Vec<u8>, ServiceError> {
+        let loaded = self.meant(who, id, channel).await?;
+        let [a, d] = loaded.row.players();
+        Ok(self
+            .renderer
+            .gif(&loaded.game, Theme::Classic, false, Some([a.name, d.name])))
+    }
+
+    /// A variant's start position as a picture.
+    pub fn start_picture(&self, v: &'static Variant) -> Vec<u8> {
+        let game = crate::rules::Game::new(v);
+        self.renderer.png(&Scene::game(&game), Theme::Classic)
+    }
+
+    /// Reads a game written as a plain move list (aagenielsen.dk's form), checking every move and
+    /// capture: its record, a GIF of it, the final board and a sentence on where it stands. Nothing
+    /// is stored.
+    pub fn import(&self, variant: &str, moves: &str) -> Result<Imported, ServiceError> {
+        let v = Variant::by_id(variant)
+            .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
+        let game = crate::notation::import_moves(v, moves).map_err(ServiceError::BadImport)?;
+        let summary = text::imported(v, game.move_count(), game.outcome(), game.position().turn());
+        Ok(Imported {
+            record: write_record(&game, &[]),
+            gif: self.renderer.gif(&game, Theme::Classic, false, None),
+            png: self.renderer.png(&Scene::game(&game), Theme::Classic),
+            summary,
+        })
+    }
+}

@@ -21,21 +21,12 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
 ];
 
 /// Why the database could not be used.
-#[derive(Debug)]
-pub struct StoreError(pub String);
-
-impl std::fmt::Display for StoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "database error: {}", self.0)
-    }
-}
-
-impl std::error::Error for StoreError {}
-
-impl From<sqlx::Error> for StoreError {
-    fn from(e: sqlx::Error) -> StoreError {
-        StoreError(e.to_string())
-    }
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("database error: the database has schema version {found}, newer than this taflbot knows ({known})")]
+    TooNew { found: i64, known: i64 },
 }
 
 /// Opens (creating if needed) the database named by `url`: a file path, a `sqlite:` URL, or
@@ -99,9 +90,10 @@ pub async fn migrate(pool: &SqlitePool) -> Result<(), StoreError> {
             .collect();
         let known = MIGRATIONS.last().map(|m| m.0).unwrap_or(0);
         if let Some(newest) = applied.iter().max().filter(|n| **n > known) {
-            return Err(StoreError(format!(
-                "the database has schema version {newest}, newer than this taflbot knows ({known})"
-            )));
+            return Err(StoreError::TooNew {
+                found: *newest,
+                known,
+            });
         }
         if applied.contains(version) {
             continue;

@@ -179,26 +179,13 @@ impl Drop for Working<'_> {
 }
 
 /// Why the bot could not start.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum StartError {
-    /// Discord refused the token.
+    #[error("Discord refused DISCORD_TOKEN: check the bot token in the Developer Portal")]
     Token,
-    Discord(serenity::Error),
+    #[error("could not reach Discord: {0}")]
+    Discord(#[source] serenity::Error),
 }
-
-impl std::fmt::Display for StartError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StartError::Token => write!(
-                f,
-                "Discord refused DISCORD_TOKEN: check the bot token in the Developer Portal"
-            ),
-            StartError::Discord(e) => write!(f, "could not reach Discord: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for StartError {}
 
 /// A bot that is connected.
 pub struct Running {

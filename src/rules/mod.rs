@@ -13,8 +13,11 @@
 
 mod capture;
 mod cell;
+mod check;
+mod ending;
 mod error;
 mod game;
+mod generation;
 mod moves;
 mod perft;
 mod piece;

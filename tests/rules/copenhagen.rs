@@ -1,7 +1,7 @@
 //! Copenhagen Hnefatafl: the corpus of 1,752 real games replayed move for move and capture for
 //! capture, perft from the start, and one test per rule from position strings.
 
-mod common;
+use crate::common;
 
 use common::{play, pos, refusal};
 use taflbot::notation::import_moves;
@@ -17,7 +17,7 @@ fn won(side: Side, reason: Reason) -> Option<Outcome> {
 
 #[test]
 fn every_game_of_the_corpus_replays_with_its_captures_and_its_result() {
-    let corpus = include_str!("data/copenhagen.csv");
+    let corpus = include_str!("../data/copenhagen.csv");
     let mut games = 0;
     let mut failures = Vec::new();
     let mut ended_by_rules = 0;

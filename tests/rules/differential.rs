@@ -59,8 +59,7 @@ use taflbot::rules::{
     Variant,
 };
 
-#[path = "common/peer_rules.rs"]
-mod peer_rules;
+use crate::peer_rules;
 use peer_rules::{CARTIER, SEA_BATTLE};
 
 /// An outcome in terms both engines can state.

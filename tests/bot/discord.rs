@@ -2,8 +2,7 @@
 //! a fake Discord on 127.0.0.1, with the game service on SQLite. Each test checks what the fake
 //! received, and what the database holds.
 
-mod common;
-mod fake_discord;
+use crate::{common, fake_discord};
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! One test per rule of RULES.md §0–§3: a position, a move, the captures and the outcome.
 
-mod common;
+use crate::common;
 
 use common::{play, pos, refusal, sq};
 use taflbot::notation::read_move;

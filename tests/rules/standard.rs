@@ -1,6 +1,6 @@
 //! Save the Standard (RULES.md §4): the board, the pieces, the slots, captures and winning.
 
-mod common;
+use crate::common;
 
 use common::{play, pos, refusal, sq};
 use taflbot::notation::read_move;

@@ -245,6 +245,11 @@ async fn the_commands_are_registered_with_descriptions_and_completion() {
     ] {
         assert!(names.contains(&name), "{name} is registered: {names:?}");
     }
+    // Exactly the command table, no more.
+    assert_eq!(names.len(), taflbot::commands::COMMANDS.len(), "{names:?}");
+    for c in taflbot::commands::COMMANDS {
+        assert!(names.contains(&c.name), "{} is registered", c.name);
+    }
     for c in commands {
         assert!(!c["description"].as_str().unwrap().is_empty(), "{c}");
         for o in c["options"].as_array().into_iter().flatten() {

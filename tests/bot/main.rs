@@ -8,6 +8,7 @@ mod common;
 mod fake_discord;
 
 mod cli;
+mod commands;
 mod crash;
 mod discord;
 mod local;

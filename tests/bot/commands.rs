@@ -1,0 +1,201 @@
+//! The one command table: what it declares, how both front ends read a command from it, and the
+//! help texts made from it.
+
+use std::sync::Arc;
+
+use taflbot::commands::{self, Command, Kind, Value, COMMANDS};
+use taflbot::local::{execute, parse_line};
+use taflbot::service::{Person, Service, ServiceError, SideChoice, TestClock};
+
+fn local(name: &str) -> Person {
+    Person::new(format!("local:{name}"), name)
+}
+
+#[test]
+fn every_declaration_fits_discord() {
+    let mut names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), COMMANDS.len(), "command names are unique");
+    for c in COMMANDS {
+        assert!(
+            c.name.len() <= 32 && c.name.chars().all(|ch| ch.is_ascii_lowercase()),
+            "{}",
+            c.name
+        );
+        assert!(
+            !c.description.is_empty() && c.description.chars().count() <= 100,
+            "{}",
+            c.name
+        );
+        assert!(c.options.len() <= 25);
+        let mut seen = Vec::new();
+        let mut optional_seen = false;
+        for o in c.options {
+            assert!(!seen.contains(&o.name), "{} repeats {}", c.name, o.name);
+            seen.push(o.name);
+            assert!(o.description.chars().count() <= 100, "{}", o.name);
+            // Discord refuses a required option after an optional one.
+            assert!(!(o.required && optional_seen), "{}: {}", c.name, o.name);
+            optional_seen |= !o.required;
+        }
+    }
+}
+
+#[test]
+fn both_help_texts_list_every_command_within_discords_limit() {
+    let discord = taflbot::discord::commands::help_text();
+    let plain = taflbot::local::help();
+    assert!(discord.chars().count() <= 2000, "{}", discord.len());
+    for c in COMMANDS {
+        assert!(discord.contains(&format!("`/{}", c.name)), "{}", c.name);
+        assert!(plain.contains(&format!("\n{}", c.name)), "{}", c.name);
+    }
+}
+
+#[test]
+fn options_are_read_by_kind() {
+    let given = |pairs: &[(&str, Value)]| -> Vec<(String, Value)> {
+        pairs
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.clone()))
+            .collect()
+    };
+    // Discord sends a choice as its number, the local mode as its name.
+    for side in [Value::Int(1), Value::Text("gold".into())] {
+        let c = Command::parse(
+            "challenge",
+            &given(&[
+                ("opponent", Value::User(local("bob"))),
+                ("variant", Value::Text("tablut".into())),
+                ("side", side),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(
+            c,
+            Command::Challenge {
+                opponent: local("bob"),
+                variant: "tablut".into(),
+                side: SideChoice::Defenders,
+                days: None
+            }
+        );
+    }
+    let missing = Command::parse("challenge", &given(&[("variant", Value::Text("x".into()))]));
+    assert!(
+        matches!(&missing, Err(ServiceError::MissingOption { option, .. }) if option == "opponent"),
+        "{missing:?}"
+    );
+    assert_eq!(
+        Command::parse("board", &given(&[("game", Value::Text("#12".into()))])).unwrap(),
+        Command::Board {
+            game: Some(12),
+            flip: false
+        }
+    );
+    let bad = Command::parse("board", &given(&[("game", Value::Text("twelve".into()))]))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        bad,
+        "\"twelve\" is not a game number (write game:12) (option game)"
+    );
+    let unknown = Command::parse("resign", &given(&[("gmae", Value::Int(3))])).unwrap_err();
+    assert!(
+        unknown.to_string().contains("an option of resign (game)"),
+        "{unknown}"
+    );
+    assert!(matches!(
+        Command::parse("fly", &[]),
+        Err(ServiceError::UnknownCommand(_))
+    ));
+    assert_eq!(
+        commands::spec("move").map(|s| s.options[0].kind),
+        Some(Kind::Move)
+    );
+}
+
+#[test]
+fn the_local_mode_reads_words_and_named_options() {
+    let read = |line: &str| parse_line(line).map(|(who, c)| (who.name, c));
+    assert_eq!(
+        read("alice challenge @bob variant:tablut side:attackers days:5").unwrap(),
+        (
+            "alice".to_string(),
+            Command::Challenge {
+                opponent: local("bob"),
+                variant: "tablut".into(),
+                side: SideChoice::Attackers,
+                days: Some(5)
+            }
+        )
+    );
+    assert_eq!(
+        read("bob move e1 e5 game:3").unwrap().1,
+        Command::Move {
+            mv: "e1 e5".into(),
+            game: Some(3)
+        }
+    );
+    assert_eq!(
+        read("bob board flip").unwrap().1,
+        Command::Board {
+            game: None,
+            flip: true
+        }
+    );
+    assert_eq!(
+        read("bob decline draw game:2").unwrap().1,
+        Command::DeclineDraw { game: Some(2) }
+    );
+    assert_eq!(
+        read("bob /accept #4").unwrap().1,
+        Command::Accept { challenge: Some(4) }
+    );
+    assert_eq!(
+        read("bob import d1-d3 e5-e2 variant:copenhagen").unwrap().1,
+        Command::Import {
+            moves: "d1-d3 e5-e2".into(),
+            variant: "copenhagen".into()
+        }
+    );
+    assert!(matches!(
+        read("bob accept four"),
+        Err(ServiceError::BadOption { .. })
+    ));
+    assert!(matches!(
+        read("bob frobnicate"),
+        Err(ServiceError::UnknownCommand(_))
+    ));
+    let extra = read("bob rules tablut please").unwrap_err().to_string();
+    assert!(extra.contains("/rules variant"), "{extra}");
+    let missing = read("alice challenge").unwrap_err().to_string();
+    assert!(
+        missing.contains("/challenge opponent variant [side] [days]"),
+        "{missing}"
+    );
+}
+
+#[tokio::test]
+async fn the_local_mode_imports_a_move_list() {
+    let pool = taflbot::store::open(":memory:").await.unwrap();
+    let svc = Service::new(pool, Arc::new(TestClock::new(1_800_000_000)));
+    let images = std::env::temp_dir().join(format!("taflbot-import-{}", std::process::id()));
+    std::fs::create_dir_all(&images).unwrap();
+    let (who, command) = parse_line("carol import d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2").unwrap();
+    let said = execute(&svc, &who, command, &images).await.unwrap();
+    assert!(
+        said.starts_with("5 moves of Copenhagen Hnefatafl 11x11 replayed"),
+        "{said}"
+    );
+    assert!(said.contains("3. g3-e3xe2"), "{said}");
+    assert!(images.join("import.png").exists());
+    let (who, command) = parse_line("carol import d1-d3 e5-e2 g1-g3 f4-c4 g3-e3").unwrap();
+    let wrong = execute(&svc, &who, command, &images).await.unwrap_err();
+    assert_eq!(
+        wrong.to_string(),
+        "the move list does not replay: move 5 (g3-e3): the list captures nothing but the move captures e2"
+    );
+    std::fs::remove_dir_all(&images).unwrap();
+}

@@ -245,7 +245,7 @@ pub async fn execute(
         Command::Rules { variant } => {
             let v = crate::rules::Variant::by_id(&variant)
                 .ok_or(ServiceError::UnknownVariant(variant))?;
-            let png = svc.start_picture(v);
+            let png = svc.start_picture(v).await?;
             format!(
                 "{}\n{}",
                 text::rules(v, s),
@@ -254,7 +254,7 @@ pub async fn execute(
         }
         Command::Record { game } => svc.record(me, game, None).await?,
         Command::Import { moves, variant } => {
-            let game = svc.import(&variant, &moves)?;
+            let game = svc.import(&variant, &moves, usize::MAX).await?;
             format!(
                 "{}\n{}\n{}",
                 game.summary,

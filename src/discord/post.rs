@@ -224,15 +224,28 @@ impl Reply {
     }
 }
 
-/// Answers one interaction: first the response (or a deferral), then follow-ups.
+/// Answers one interaction: first the response (or a deferral), then follow-ups. It is shared by
+/// the command at work and the timer that defers the answer when the work runs long, so its state
+/// sits behind a lock that each call holds until Discord has answered.
 pub struct Responder<'a> {
     http: &'a Http,
     id: InteractionId,
     token: &'a str,
     retry: &'a Retry,
-    answered: bool,
-    /// Deferred and not yet followed by the message that replaces the "thinking" note.
-    deferred: bool,
+    state: tokio::sync::Mutex<Answered>,
+}
+
+/// What has been sent for the interaction so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Answered {
+    Not,
+    /// Deferred with a "thinking" note, public or private, that the answer replaces.
+    DeferredMessage {
+        private: bool,
+    },
+    /// A pressed button's message, deferred: an update edits it, a message follows it.
+    DeferredUpdate,
+    Done,
 }
 
 impl<'a> Responder<'a> {
@@ -242,14 +255,13 @@ impl<'a> Responder<'a> {
             id,
             token,
             retry,
-            answered: false,
-            deferred: false,
+            state: tokio::sync::Mutex::new(Answered::Not),
         }
     }
 
     /// Sends the interaction's response, retrying; an "already acknowledged" refusal means an
     /// earlier try arrived.
-    async fn respond(&mut self, response: CreateInteractionResponse) -> serenity::Result<()> {
+    async fn respond(&self, response: CreateInteractionResponse) -> serenity::Result<()> {
         let (http, id, token) = (self.http, self.id, self.token);
         let result = retrying(self.retry, "interaction response", || {
             let response = response.clone();
@@ -257,44 +269,44 @@ impl<'a> Responder<'a> {
         })
         .await;
         match result {
-            Ok(()) => {}
-            Err(e) if refusal(&e).is_some_and(|(_, c)| c == code::ALREADY_ACKNOWLEDGED) => {}
-            Err(e) => return Err(e),
+            Ok(()) => Ok(()),
+            Err(e) if refusal(&e).is_some_and(|(_, c)| c == code::ALREADY_ACKNOWLEDGED) => Ok(()),
+            Err(e) => Err(e),
         }
-        self.answered = true;
-        Ok(())
     }
 
-    /// Tells Discord an answer is coming (the work may take longer than its 3 seconds).
-    pub async fn defer(&mut self, private: bool) -> serenity::Result<()> {
-        if self.answered {
+    /// Tells Discord an answer is coming (the work may take longer than its 3 seconds): for a
+    /// pressed button whose message the answer replaces, a deferred update; otherwise a public
+    /// "thinking" note.
+    pub async fn defer(&self, update: bool) -> serenity::Result<()> {
+        let mut state = self.state.lock().await;
+        if *state != Answered::Not {
             return Ok(());
         }
-        self.respond(CreateInteractionResponse::Defer(
-            CreateInteractionResponseMessage::new().ephemeral(private),
-        ))
-        .await?;
-        self.deferred = true;
-        Ok(())
-    }
-
-    /// Sends a message: the response, or a follow-up once the interaction was answered.
-    pub async fn send(&mut self, reply: &Reply) -> serenity::Result<()> {
-        if !self.answered {
-            return self
-                .respond(CreateInteractionResponse::Message(reply.as_response()))
-                .await;
-        }
-        let (http, token) = (self.http, self.token);
-        if self.deferred {
-            retrying(self.retry, "deferred answer", || {
-                let edit = reply.as_edit();
-                async move { edit.execute(http, token).await.map(|_| ()) }
-            })
+        if update {
+            self.respond(CreateInteractionResponse::Acknowledge).await?;
+            *state = Answered::DeferredUpdate;
+        } else {
+            self.respond(CreateInteractionResponse::Defer(
+                CreateInteractionResponseMessage::new(),
+            ))
             .await?;
-            self.deferred = false;
-            return Ok(());
+            *state = Answered::DeferredMessage { private: false };
         }
+        Ok(())
+    }
+
+    async fn edit_original(&self, reply: &Reply) -> serenity::Result<()> {
+        let (http, token) = (self.http, self.token);
+        retrying(self.retry, "deferred answer", || {
+            let edit = reply.as_edit();
+            async move { edit.execute(http, token).await.map(|_| ()) }
+        })
+        .await
+    }
+
+    async fn follow_up(&self, reply: &Reply) -> serenity::Result<()> {
+        let (http, token) = (self.http, self.token);
         retrying(self.retry, "follow-up", || {
             let followup = reply.as_followup();
             async move { followup.execute(http, (None, token)).await.map(|_| ()) }
@@ -302,30 +314,69 @@ impl<'a> Responder<'a> {
         .await
     }
 
-    /// Replaces the message the pressed button belongs to.
-    pub async fn update(&mut self, reply: &Reply) -> serenity::Result<()> {
-        self.respond(CreateInteractionResponse::UpdateMessage(
-            reply.as_response(),
-        ))
-        .await
+    /// Sends a message: the response, the answer to a deferral, or a follow-up. A private answer
+    /// after a public deferral (a refusal found late) takes the "thinking" note away and comes as
+    /// a private follow-up, so that nobody else sees it.
+    pub async fn send(&self, reply: &Reply) -> serenity::Result<()> {
+        let mut state = self.state.lock().await;
+        match *state {
+            Answered::Not => {
+                self.respond(CreateInteractionResponse::Message(reply.as_response()))
+                    .await?
+            }
+            Answered::DeferredMessage { private } if private == reply.private => {
+                self.edit_original(reply).await?
+            }
+            Answered::DeferredMessage { .. } => {
+                let (http, token) = (self.http, self.token);
+                let deleted = retrying(self.retry, "withdraw the deferral", || async move {
+                    http.delete_original_interaction_response(token).await
+                })
+                .await;
+                if let Err(e) = deleted {
+                    tracing::warn!(error = %e, "could not take a deferral's note away");
+                }
+                self.follow_up(reply).await?
+            }
+            Answered::DeferredUpdate | Answered::Done => self.follow_up(reply).await?,
+        }
+        *state = Answered::Done;
+        Ok(())
+    }
+
+    /// Replaces the message the pressed button belongs to (or edits it, once deferred).
+    pub async fn update(&self, reply: &Reply) -> serenity::Result<()> {
+        let mut state = self.state.lock().await;
+        match *state {
+            Answered::Not => {
+                self.respond(CreateInteractionResponse::UpdateMessage(
+                    reply.as_response(),
+                ))
+                .await?
+            }
+            Answered::DeferredUpdate => self.edit_original(reply).await?,
+            _ => {
+                drop(state);
+                return self.send(reply).await;
+            }
+        }
+        *state = Answered::Done;
+        Ok(())
+    }
+
+    /// Changes the answer already given (the response, or the message a pressed button updated).
+    pub async fn revise(&self, reply: &Reply) -> serenity::Result<()> {
+        let _state = self.state.lock().await;
+        self.edit_original(reply).await
     }
 
     /// Answers a command with a message, or a button press by replacing its message.
-    pub async fn settle(&mut self, reply: &Reply, pressed: bool) -> serenity::Result<()> {
+    pub async fn settle(&self, reply: &Reply, pressed: bool) -> serenity::Result<()> {
         if pressed {
             self.update(reply).await
         } else {
             self.send(reply).await
         }
-    }
-
-    /// Answers an autocomplete request.
-    pub async fn choices(
-        &mut self,
-        choices: serenity::CreateAutocompleteResponse,
-    ) -> serenity::Result<()> {
-        self.respond(CreateInteractionResponse::Autocomplete(choices))
-            .await
     }
 
     pub fn interaction(&self) -> InteractionId {

@@ -44,60 +44,93 @@ pub fn png_with(frame: &Frame, settings: PngSettings) -> Vec<u8> {
     out
 }
 
-/// An animated GIF: the first frame whole; then for each turn only the rectangles that changed (the
-/// header, and each changed square, neighbours merged), as frames that follow one another within
-/// 20 ms, the last carrying the turn's delay.
-pub fn gif(frames: &[Frame]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let Some(first) = frames.first() else {
-        return out;
-    };
-    let palette = first.prepared.palette.rgb_bytes();
-    {
-        let mut encoder =
-            gif::Encoder::new(&mut out, first.width as u16, first.height as u16, &palette)
-                .expect("writing to memory cannot fail");
+/// An animated GIF written as its frames come: the first frame whole; then for each turn only the
+/// rectangles that changed (the header, and each changed square, neighbours merged), as frames that
+/// follow one another within 20 ms, the last carrying the turn's delay. It keeps only the frame
+/// before, so memory does not grow with the length of the game; the file itself is capped.
+pub struct GifWriter {
+    encoder: gif::Encoder<Vec<u8>>,
+    previous: Frame,
+    max_bytes: usize,
+}
+
+/// The GIF would be larger than allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooLarge;
+
+impl GifWriter {
+    /// Starts a GIF with its first frame, shown for `delay` hundredths of a second.
+    pub fn new(first: Frame, delay: u16, max_bytes: usize) -> Result<GifWriter, TooLarge> {
+        let palette = first.prepared.palette.rgb_bytes();
+        let mut encoder = gif::Encoder::new(
+            Vec::new(),
+            first.width as u16,
+            first.height as u16,
+            &palette,
+        )
+        .expect("writing to memory cannot fail");
         encoder
             .set_repeat(gif::Repeat::Infinite)
             .expect("writing to memory cannot fail");
-        let mut previous: Option<&Frame> = None;
-        for (i, frame) in frames.iter().enumerate() {
-            let delay = if i + 1 == frames.len() { 400 } else { 80 };
-            match previous {
-                None => {
-                    let whole = gif::Frame {
-                        width: frame.width as u16,
-                        height: frame.height as u16,
-                        buffer: Cow::Borrowed(&frame.pixels),
-                        delay,
-                        ..gif::Frame::default()
-                    };
-                    encoder
-                        .write_frame(&whole)
-                        .expect("writing to memory cannot fail");
-                }
-                Some(prev) => {
-                    let rects = changed_rects(prev, frame);
-                    let count = rects.len().max(1);
-                    for k in 0..count {
-                        let rect = rects.get(k).copied().unwrap_or(Rect {
-                            x: 0,
-                            y: 0,
-                            w: 1,
-                            h: 1,
-                        });
-                        let d = if k + 1 == count { delay } else { 2 };
-                        let part = sub_frame(prev, frame, rect, d);
-                        encoder
-                            .write_frame(&part)
-                            .expect("writing to memory cannot fail");
-                    }
-                }
-            }
-            previous = Some(frame);
+        let whole = gif::Frame {
+            width: first.width as u16,
+            height: first.height as u16,
+            buffer: Cow::Borrowed(&first.pixels),
+            delay,
+            ..gif::Frame::default()
+        };
+        encoder
+            .write_frame(&whole)
+            .expect("writing to memory cannot fail");
+        let writer = GifWriter {
+            encoder,
+            previous: first,
+            max_bytes,
+        };
+        writer.within_cap()?;
+        Ok(writer)
+    }
+
+    fn within_cap(&self) -> Result<(), TooLarge> {
+        if self.encoder.get_ref().len() > self.max_bytes {
+            Err(TooLarge)
+        } else {
+            Ok(())
         }
     }
-    out
+
+    /// Adds the next picture, shown for `delay` hundredths of a second.
+    pub fn push(&mut self, frame: Frame, delay: u16) -> Result<(), TooLarge> {
+        let rects = changed_rects(&self.previous, &frame);
+        let count = rects.len().max(1);
+        for k in 0..count {
+            let rect = rects.get(k).copied().unwrap_or(Rect {
+                x: 0,
+                y: 0,
+                w: 1,
+                h: 1,
+            });
+            let d = if k + 1 == count { delay } else { 2 };
+            let part = sub_frame(&self.previous, &frame, rect, d);
+            self.encoder
+                .write_frame(&part)
+                .expect("writing to memory cannot fail");
+        }
+        self.previous = frame;
+        self.within_cap()
+    }
+
+    /// The finished file.
+    pub fn finish(self) -> Result<Vec<u8>, TooLarge> {
+        let out = self
+            .encoder
+            .into_inner()
+            .expect("writing to memory cannot fail");
+        if out.len() > self.max_bytes {
+            return Err(TooLarge);
+        }
+        Ok(out)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -12,7 +12,7 @@ mod theme;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-pub use encode::{png_with as encode_png_with, PngSettings, PNG_SETTINGS};
+pub use encode::{png_with as encode_png_with, GifWriter, PngSettings, TooLarge, PNG_SETTINGS};
 pub use prepare::{Mark, Prepared, HEADER, MARGIN, MAX_SIDE};
 pub use theme::{Colours, Rgb, Theme};
 
@@ -160,12 +160,35 @@ impl Renderer {
         flip: bool,
         names: Option<[String; 2]>,
     ) -> Vec<u8> {
+        self.gif_within(game, theme, flip, names, usize::MAX)
+            .expect("a GIF without a cap is never too large")
+    }
+
+    /// The whole game as an animated GIF, one picture per turn, or `TooLarge` as soon as the file
+    /// passes `max_bytes`. The pictures are made and encoded one at a time: memory stays that of
+    /// two pictures whatever the length of the game.
+    pub fn gif_within(
+        &self,
+        game: &Game,
+        theme: Theme,
+        flip: bool,
+        names: Option<[String; 2]>,
+        max_bytes: usize,
+    ) -> Result<Vec<u8>, TooLarge> {
+        let turns = game.turns();
+        let delay = |i: usize| if i == turns.len() { 400 } else { 80 };
+        // The final picture shows how the game ended, resignations and agreements included.
+        let picture = |replay: &Game, last: bool| {
+            let mut scene = Scene::game(replay).flipped(flip).named(names.clone());
+            if last {
+                scene.outcome = game.outcome();
+            }
+            self.frame(&scene, theme)
+        };
         let mut replay = Game::from_position(game.start().clone());
-        let mut frames = vec![self.frame(
-            &Scene::game(&replay).flipped(flip).named(names.clone()),
-            theme,
-        )];
-        for turn in game.turns() {
+        let first = picture(&replay, turns.is_empty());
+        let mut writer = GifWriter::new(first, delay(0), max_bytes)?;
+        for (i, turn) in turns.iter().enumerate() {
             for played in &turn.moves {
                 if replay.position().chain().is_some() && replay.position().turn() != turn.side {
                     let _ = replay.end_turn();
@@ -177,18 +200,10 @@ impl Renderer {
             if turn.complete && replay.position().chain().is_some() {
                 let _ = replay.end_turn();
             }
-            frames.push(self.frame(
-                &Scene::game(&replay).flipped(flip).named(names.clone()),
-                theme,
-            ));
+            let frame = picture(&replay, i + 1 == turns.len());
+            writer.push(frame, delay(i + 1))?;
         }
-        if let Some(last) = frames.last_mut() {
-            // The final frame shows how the game ended, resignations and agreements included.
-            let mut scene = Scene::game(&replay).flipped(flip).named(names);
-            scene.outcome = game.outcome();
-            *last = self.frame(&scene, theme);
-        }
-        encode::gif(&frames)
+        writer.finish()
     }
 }
 

@@ -32,6 +32,11 @@ pub enum ServiceError {
         example: String,
     },
     UnknownCommand(String),
+    /// A move list longer than an import takes.
+    ImportTooLong {
+        moves: usize,
+        max: usize,
+    },
     /// A move list that does not replay.
     BadImport(#[source] crate::notation::ImportError),
     ChallengeClosed(i64, ChallengeStatus),
@@ -56,6 +61,8 @@ pub enum ServiceError {
     Broken(i64),
     Corrupt(String),
     Database(#[source] sqlx::Error),
+    /// Work that failed inside taflbot (a task that panicked).
+    Internal(String),
 }
 
 /// How a game that is over ended, for the refusal that says so.
@@ -74,7 +81,10 @@ impl ServiceError {
     pub fn is_fault(&self) -> bool {
         matches!(
             self,
-            ServiceError::Database(_) | ServiceError::Broken(_) | ServiceError::Corrupt(_)
+            ServiceError::Database(_)
+                | ServiceError::Broken(_)
+                | ServiceError::Corrupt(_)
+                | ServiceError::Internal(_)
         )
     }
 }

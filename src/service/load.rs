@@ -191,13 +191,22 @@ impl Service {
         });
     }
 
-    /// The picture of a loaded game, with the players' names.
-    pub(super) fn picture(&self, l: &Loaded, flip: bool, theme: Theme) -> Vec<u8> {
+    /// The picture of a loaded game, with the players' names, made on the CPU pool.
+    pub(super) async fn picture(
+        &self,
+        l: &Loaded,
+        flip: bool,
+        theme: Theme,
+    ) -> Result<Vec<u8>, ServiceError> {
         let [a, d] = l.row.players();
-        let scene = Scene::game(&l.game)
-            .flipped(flip)
-            .named(Some([a.name, d.name]));
-        self.renderer.png(&scene, theme)
+        let game = l.game.clone();
+        self.cpu(move |renderer| {
+            let scene = Scene::game(&game)
+                .flipped(flip)
+                .named(Some([a.name, d.name]));
+            renderer.png(&scene, theme)
+        })
+        .await
     }
 
     /// A write transaction on the game `who` means (see `find.rs`), loaded and replayed, and the

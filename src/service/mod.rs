@@ -23,6 +23,7 @@ pub use clock::{Clock, SystemClock, TestClock, DAY};
 pub use error::{Ending, ServiceError};
 pub use notices::{News, Notice, NoticeKind};
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
+pub use views::{MAX_IMPORT_BYTES, MAX_IMPORT_MOVES};
 
 use std::sync::Arc;
 
@@ -122,7 +123,8 @@ impl std::fmt::Debug for Played {
 /// A game read from a move list.
 pub struct Imported {
     pub record: String,
-    pub gif: Vec<u8>,
+    /// The whole game, unless the file would pass the size allowed.
+    pub gif: Option<Vec<u8>>,
     pub png: Vec<u8>,
     pub summary: String,
 }
@@ -144,6 +146,15 @@ pub struct Service {
     clock: Arc<dyn Clock>,
     renderer: Arc<Renderer>,
     replayed: Arc<load::Replayed>,
+    /// Places for CPU work (pictures, GIFs, long replays) on the blocking pool.
+    cpu: Arc<tokio::sync::Semaphore>,
+}
+
+/// How many pieces of CPU work run at once: all cores but one (for the async workers), at least one
+/// and at most four.
+fn cpu_places() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_sub(1).clamp(1, 4)
 }
 
 impl Service {
@@ -153,7 +164,26 @@ impl Service {
             clock,
             renderer: Arc::new(Renderer::new()),
             replayed: Arc::new(load::Replayed::default()),
+            cpu: Arc::new(tokio::sync::Semaphore::new(cpu_places())),
         }
+    }
+
+    /// Runs CPU work (a picture, a GIF, a long replay) on tokio's blocking pool, a few at a time,
+    /// so that the async workers stay free for the commands that only read and write: twenty GIFs
+    /// at once queue here and `/help` is answered meanwhile.
+    pub async fn cpu<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Renderer) -> T + Send + 'static,
+    ) -> Result<T, ServiceError> {
+        let _place = self
+            .cpu
+            .acquire()
+            .await
+            .map_err(|e| ServiceError::Internal(e.to_string()))?;
+        let renderer = self.renderer.clone();
+        tokio::task::spawn_blocking(move || work(&renderer))
+            .await
+            .map_err(|e| ServiceError::Internal(e.to_string()))
     }
 
     pub fn pool(&self) -> &SqlitePool {

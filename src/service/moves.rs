@@ -165,7 +165,14 @@ impl Service {
         Ok(Played {
             view: loaded.view(),
             news,
-            png: self.picture(&loaded, false, Theme::Classic),
+            // The move is stored: a picture that cannot be made leaves the news without one.
+            png: match self.picture(&loaded, false, Theme::Classic).await {
+                Ok(png) => png,
+                Err(e) => {
+                    tracing::error!(game = id, error = %e, "no picture after a move");
+                    Vec::new()
+                }
+            },
         })
     }
 }

@@ -336,8 +336,20 @@ pub fn rules(v: &Variant, s: &dyn Style) -> String {
     )
 }
 
-pub fn record_of(game: i64) -> String {
-    format!("The record of game #{game}.")
+/// The answer to a record request; `gif_left_out` when the GIF would pass the upload limit.
+pub fn record_of(game: i64, gif_left_out: Option<usize>) -> String {
+    match gif_left_out {
+        None => format!("The record of game #{game}."),
+        Some(limit) => format!("The record of game #{game}. {}", gif_too_large(limit)),
+    }
+}
+
+/// Why a GIF is not attached.
+pub fn gif_too_large(limit: usize) -> String {
+    format!(
+        "The GIF of the whole game would pass the upload limit here ({:.1} MiB), so it is left out.",
+        limit as f64 / (1024.0 * 1024.0)
+    )
 }
 
 /// What an import found.
@@ -405,6 +417,9 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         }
         UnknownCommand(c) => format!("there is no command \"{c}\"; help lists them"),
         BadImport(e) => format!("the move list does not replay: {e}"),
+        ImportTooLong { moves, max } => format!(
+            "the move list has {moves} moves; an import takes at most {max}"
+        ),
         ChallengeClosed(id, status) => {
             format!("challenge #{id} is no longer open ({})", status.as_str())
         }
@@ -441,6 +456,7 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             "game #{id} could not be loaded: its stored moves no longer replay. It has been set aside and reported"
         ),
         Corrupt(why) => format!("stored data is damaged: {why}"),
+        Internal(why) => format!("taflbot failed at this ({why}); try again"),
         Database(why) => {
             format!("the database failed ({why}); nothing was changed, try again")
         }

@@ -61,7 +61,8 @@ impl Service {
         flip: bool,
     ) -> Result<(GameView, Vec<u8>), ServiceError> {
         let loaded = self.meant(who, id, channel).await?;
-        Ok((loaded.view(), self.picture(&loaded, flip, Theme::Classic)))
+        let png = self.picture(&loaded, flip, Theme::Classic).await?;
+        Ok((loaded.view(), png))
     }
 
     /// The game record, for export.
@@ -82,39 +83,79 @@ impl Service {
         Ok(write_record(&loaded.game, &tags))
     }
 
-    /// The whole game as an animated GIF.
+    /// The whole game as an animated GIF, or nothing when the file would pass `max_bytes`
+    /// (Discord's upload limit where it is shown).
     pub async fn gif(
         &self,
         who: &Person,
         id: Option<i64>,
         channel: Option<&str>,
-    ) -> Result<Vec<u8>, ServiceError> {
+        max_bytes: usize,
+    ) -> Result<Option<Vec<u8>>, ServiceError> {
         let loaded = self.meant(who, id, channel).await?;
         let [a, d] = loaded.row.players();
-        Ok(self
-            .renderer
-            .gif(&loaded.game, Theme::Classic, false, Some([a.name, d.name])))
+        let game = loaded.game;
+        self.cpu(move |renderer| {
+            renderer
+                .gif_within(
+                    &game,
+                    Theme::Classic,
+                    false,
+                    Some([a.name, d.name]),
+                    max_bytes,
+                )
+                .ok()
+        })
+        .await
     }
 
     /// A variant's start position as a picture.
-    pub fn start_picture(&self, v: &'static Variant) -> Vec<u8> {
-        let game = crate::rules::Game::new(v);
-        self.renderer.png(&Scene::game(&game), Theme::Classic)
+    pub async fn start_picture(&self, v: &'static Variant) -> Result<Vec<u8>, ServiceError> {
+        self.cpu(move |renderer| {
+            let game = crate::rules::Game::new(v);
+            renderer.png(&Scene::game(&game), Theme::Classic)
+        })
+        .await
     }
 
     /// Reads a game written as a plain move list (aagenielsen.dk's form), checking every move and
-    /// capture: its record, a GIF of it, the final board and a sentence on where it stands. Nothing
-    /// is stored.
-    pub fn import(&self, variant: &str, moves: &str) -> Result<Imported, ServiceError> {
+    /// capture: its record, a GIF of it (unless it would pass `max_bytes`), the final board and a
+    /// sentence on where it stands. Nothing is stored. A list of more than [`MAX_IMPORT_MOVES`]
+    /// moves is refused before any work.
+    pub async fn import(
+        &self,
+        variant: &str,
+        moves: &str,
+        max_bytes: usize,
+    ) -> Result<Imported, ServiceError> {
         let v = Variant::by_id(variant)
             .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
-        let game = crate::notation::import_moves(v, moves).map_err(ServiceError::BadImport)?;
-        let summary = text::imported(v, game.move_count(), game.outcome(), game.position().turn());
-        Ok(Imported {
-            record: write_record(&game, &[]),
-            gif: self.renderer.gif(&game, Theme::Classic, false, None),
-            png: self.renderer.png(&Scene::game(&game), Theme::Classic),
-            summary,
+        let count = moves.split_whitespace().count();
+        if count > MAX_IMPORT_MOVES || moves.len() > MAX_IMPORT_BYTES {
+            return Err(ServiceError::ImportTooLong {
+                moves: count,
+                max: MAX_IMPORT_MOVES,
+            });
+        }
+        let moves = moves.to_string();
+        self.cpu(move |renderer| {
+            let game = crate::notation::import_moves(v, &moves).map_err(ServiceError::BadImport)?;
+            let summary =
+                text::imported(v, game.move_count(), game.outcome(), game.position().turn());
+            Ok(Imported {
+                record: write_record(&game, &[]),
+                gif: renderer
+                    .gif_within(&game, Theme::Classic, false, None, max_bytes)
+                    .ok(),
+                png: renderer.png(&Scene::game(&game), Theme::Classic),
+                summary,
+            })
         })
+        .await?
     }
 }
+
+/// The most moves an import takes (an aagenielsen.dk game rarely passes 300).
+pub const MAX_IMPORT_MOVES: usize = 1000;
+/// The most text an import reads: a thousand moves with their captures.
+pub const MAX_IMPORT_BYTES: usize = 16 * 1024;

@@ -242,3 +242,46 @@ fn a_gif_replays_the_game_frame_by_frame() {
         "the picture after the first turn"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_gif_of_800_turns_stays_under_100_mb_of_memory() {
+    use std::os::unix::process::ExitStatusExt;
+
+    let turns = crate::common::long_copenhagen_game(800);
+    let out = std::env::temp_dir().join(format!("taflbot-long-{}.gif", std::process::id()));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args(["render", "--variant", "copenhagen", "--gif", "--out"])
+        .arg(&out)
+        .arg("--replay")
+        .args(&turns)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The child's peak resident memory, as the kernel counted it.
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, writing into the two locals.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    let status = std::process::ExitStatus::from_raw(status);
+    assert!(status.success(), "{status}");
+    let _ = child.try_wait();
+    let peak_mb = usage.ru_maxrss as f64 / 1024.0;
+    let bytes = std::fs::read(&out).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    assert!(bytes.starts_with(b"GIF89a"));
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(bytes.as_slice()).unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert!(frames > 800, "{frames} frames");
+    assert!(peak_mb <= 100.0, "peak resident memory {peak_mb:.1} MB");
+    eprintln!(
+        "800 turns: {} KiB of GIF, peak resident memory {peak_mb:.1} MB",
+        bytes.len() / 1024
+    );
+}

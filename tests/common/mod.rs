@@ -62,3 +62,29 @@ pub fn refusal(p: &Position, text: &str) -> String {
 pub fn sq(name: &str) -> Square {
     name.parse().unwrap()
 }
+
+/// A Copenhagen game of `turns` turns, none of them ending it: random quiet moves, seeded.
+pub fn long_copenhagen_game(turns: usize) -> Vec<String> {
+    let v = Variant::by_id("copenhagen").unwrap();
+    let mut rng = taflbot::rules::random::Rng::new(800);
+    let mut game = taflbot::rules::Game::new(v);
+    let mut written = Vec::new();
+    while written.len() < turns {
+        let pos = game.position().clone();
+        let moves = game.legal_moves();
+        let quiet: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| {
+                pos.play(*m)
+                    .is_ok_and(|(next, caught)| next.outcome().is_none() && caught.is_empty())
+            })
+            .collect();
+        assert!(!quiet.is_empty(), "a quiet move at turn {}", written.len());
+        let m = quiet[rng.below(quiet.len())];
+        written.push(taflbot::notation::canonical(&pos, m));
+        game.play(m).unwrap();
+        assert!(game.outcome().is_none(), "turn {}", written.len());
+    }
+    written
+}

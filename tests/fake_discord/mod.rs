@@ -841,8 +841,14 @@ fn record(inner: &Inner, mut call: Call, succeeded: bool) {
     if succeeded {
         let parts: Vec<&str> = call.path.split('/').collect();
         let interaction = match parts.as_slice() {
-            ["", "interactions", id, _, "callback"] if call.kind() != 5 => id.parse::<u64>().ok(),
-            ["", "webhooks", _, token, "messages", "@original"] => {
+            // Deferrals (5, 6) are not answers; what follows them is.
+            ["", "interactions", id, _, "callback"] if !matches!(call.kind(), 5 | 6) => {
+                id.parse::<u64>().ok()
+            }
+            ["", "webhooks", _, token, "messages", "@original"] if call.method == "PATCH" => {
+                token.trim_start_matches("token").parse::<u64>().ok()
+            }
+            ["", "webhooks", _, token] if call.method == "POST" => {
                 token.trim_start_matches("token").parse::<u64>().ok()
             }
             _ => None,
@@ -875,6 +881,7 @@ fn route(inner: &Inner, method: &str, path: &str, call: &Call) -> (u16, Vec<u8>)
         ("PUT", ["", "applications", _, "commands"])
         | ("PUT", ["", "applications", _, "guilds", _, "commands"]) => ok(json!([])),
         ("POST", ["", "interactions", _, _, "callback"]) => (204, Vec::new()),
+        ("DELETE", ["", "webhooks", _, _, "messages", "@original"]) => (204, Vec::new()),
         ("POST", ["", "webhooks", _, _]) | ("PATCH", ["", "webhooks", _, _, "messages", _]) => {
             let id = inner.ids.fetch_add(1, Ordering::SeqCst);
             ok(message_json(id, 0, &call.content(), None))

@@ -8,10 +8,10 @@ use super::{news_reply, user_ids, Call, STYLE};
 use crate::discord::button::Button;
 use crate::discord::post::{parse_id, retrying, Reply};
 use crate::service::text;
-use crate::service::{News, Person, ServiceError, SideChoice};
+use crate::service::{GameView, News, Person, ServiceError, SideChoice};
 
 pub async fn challenge(
-    c: &mut Call<'_>,
+    c: &Call<'_>,
     opponent: Person,
     variant: &str,
     side: SideChoice,
@@ -39,42 +39,20 @@ fn is_bot(c: &Call<'_>, p: &Person) -> bool {
     c.bots.iter().any(|id| id.to_string() == p.key)
 }
 
-/// Starts the game of an accepted challenge in a thread of its own.
-pub async fn accept(c: &mut Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
+/// Starts the game of an accepted challenge: answers at once, then opens a thread for the game
+/// (which can take Discord a while), names it in the answer, and posts the opening board there.
+pub async fn accept(c: &Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
     let _working = c.bot.inflight.enter();
     let mut view = c.bot.service.accept(&c.who, id, None).await?;
-    if let Some(channel) = view
-        .channel
-        .as_deref()
-        .and_then(parse_id)
-        .map(ChannelId::new)
-    {
-        let name: String = text::thread_name(&view).chars().take(100).collect();
-        let http = c.http;
-        let made = retrying(&c.bot.poster.retry, "create thread", || {
-            let builder = CreateThread::new(name.clone())
-                .kind(ChannelType::PublicThread)
-                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
-            async move { channel.create_thread(http, builder).await }
-        })
-        .await;
-        match made {
-            Ok(thread) => {
-                let thread = thread.id.to_string();
-                match c.bot.service.set_thread(view.id, Some(&thread)).await {
-                    Ok(()) => view.thread = Some(thread),
-                    Err(e) => {
-                        tracing::warn!(game = view.id, error = %e, "could not store the thread")
-                    }
-                }
-            }
-            Err(e) => {
-                tracing::info!(game = view.id, error = %e, "no thread; the game is played in the channel")
-            }
-        }
-    }
     c.settle(Reply::text(text::accepted(&c.who, &view, STYLE)))
         .await;
+    if let Some(thread) = open_thread(c, &view).await {
+        view.thread = Some(thread);
+        let said = Reply::text(text::accepted(&c.who, &view, STYLE));
+        if let Err(e) = c.responder.revise(&said).await {
+            tracing::warn!(game = view.id, error = %e, "could not name the thread in the answer");
+        }
+    }
     let opening = match c
         .bot
         .service
@@ -95,14 +73,46 @@ pub async fn accept(c: &mut Call<'_>, id: Option<i64>) -> Result<(), ServiceErro
     Ok(())
 }
 
-pub async fn decline(c: &mut Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
+/// Opens a public thread for a game in its channel and stores it; none where Discord refuses.
+async fn open_thread(c: &Call<'_>, view: &GameView) -> Option<String> {
+    let channel = view
+        .channel
+        .as_deref()
+        .and_then(parse_id)
+        .map(ChannelId::new)?;
+    let name: String = text::thread_name(view).chars().take(100).collect();
+    let http = c.http;
+    let made = retrying(&c.bot.poster.retry, "create thread", || {
+        let builder = CreateThread::new(name.clone())
+            .kind(ChannelType::PublicThread)
+            .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+        async move { channel.create_thread(http, builder).await }
+    })
+    .await;
+    let thread = match made {
+        Ok(thread) => thread.id.to_string(),
+        Err(e) => {
+            tracing::info!(game = view.id, error = %e, "no thread; the game is played in the channel");
+            return None;
+        }
+    };
+    match c.bot.service.set_thread(view.id, Some(&thread)).await {
+        Ok(()) => Some(thread),
+        Err(e) => {
+            tracing::warn!(game = view.id, error = %e, "could not store the thread");
+            None
+        }
+    }
+}
+
+pub async fn decline(c: &Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
     let ch = c.bot.service.decline(&c.who, id).await?;
     c.settle(Reply::text(text::declined(&c.who, &ch, STYLE)))
         .await;
     Ok(())
 }
 
-pub async fn cancel(c: &mut Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
+pub async fn cancel(c: &Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
     let ch = c.bot.service.withdraw(&c.who, id).await?;
     c.answer(Reply::text(text::withdrawn(&c.who, &ch, STYLE)))
         .await;

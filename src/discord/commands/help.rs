@@ -11,7 +11,7 @@ pub fn help_text() -> String {
     commands::help(|usage| STYLE.code(usage))
 }
 
-pub async fn help(c: &mut Call<'_>) -> Result<(), ServiceError> {
+pub async fn help(c: &Call<'_>) -> Result<(), ServiceError> {
     c.answer(Reply::private(help_text())).await;
     Ok(())
 }

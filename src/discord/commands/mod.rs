@@ -9,7 +9,6 @@ mod help;
 mod play;
 mod views;
 
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -128,6 +127,14 @@ fn member_person(user: &User, member: Option<&Member>) -> Person {
     person(user, member.and_then(|m| m.nick.as_deref()))
 }
 
+/// The upload limit Discord gives for an interaction (10 MiB when it gives none).
+fn upload_limit(given: u32) -> usize {
+    match given {
+        0 => 10 * 1024 * 1024,
+        n => n as usize,
+    }
+}
+
 /// Discord ids of players.
 fn user_ids<'a>(people: impl IntoIterator<Item = &'a Person>) -> Vec<serenity::UserId> {
     people
@@ -148,6 +155,8 @@ pub struct Call<'a> {
     pressed: bool,
     /// The users named in the options who are bots.
     bots: Vec<serenity::UserId>,
+    /// The most bytes of files an answer here may carry.
+    upload_limit: usize,
 }
 
 impl Call<'_> {
@@ -157,30 +166,17 @@ impl Call<'_> {
 
     /// Sends an answer, logging a failure (the retries are over by then; the user sees Discord's
     /// own "did not respond").
-    async fn answer(&mut self, reply: Reply) {
+    async fn answer(&self, reply: Reply) {
         if let Err(e) = self.responder.send(&reply).await {
             tracing::warn!(error = %e, "could not answer an interaction");
         }
     }
 
     /// Answers a command with a message, or a pressed button by replacing its message.
-    async fn settle(&mut self, reply: Reply) {
+    async fn settle(&self, reply: Reply) {
         if let Err(e) = self.responder.settle(&reply, self.pressed).await {
             tracing::warn!(error = %e, "could not answer an interaction");
         }
-    }
-
-    /// Runs `work`; if it is not done soon, defers the answer first.
-    async fn timely<T>(&mut self, work: impl Future<Output = T>) -> T {
-        tokio::pin!(work);
-        tokio::select! {
-            out = &mut work => return out,
-            _ = tokio::time::sleep(DEFER_AFTER) => {}
-        }
-        if let Err(e) = self.responder.defer(false).await {
-            tracing::warn!(error = %e, "could not defer an answer");
-        }
-        work.await
     }
 
     /// The nonce of a post made for this interaction: the same on every retry, unique to it.
@@ -191,7 +187,7 @@ impl Call<'_> {
     /// Shows a game's news: as the answer when the command was used in the game's thread,
     /// otherwise in the thread with a private note as the answer. A post that cannot be made now
     /// is left with the service and delivered later; the game itself is already stored.
-    async fn publish(&mut self, view: &GameView, news: News, png: Option<Vec<u8>>) {
+    async fn publish(&self, view: &GameView, news: News, png: Option<Vec<u8>>) {
         let reply = news_reply(&news, view, png);
         if view.place() == Some(self.channel().as_str()) {
             match self.responder.send(&reply).await {
@@ -216,7 +212,7 @@ impl Call<'_> {
 pub fn news_reply(news: &News, view: &GameView, png: Option<Vec<u8>>) -> Reply {
     let mut reply =
         Reply::text(text::post(news, view, STYLE)).mention(user_ids(text::pinged(news, view)));
-    if let Some(png) = png {
+    if let Some(png) = png.filter(|png| !png.is_empty()) {
         reply = reply.board(png);
     }
     match news {
@@ -231,7 +227,7 @@ pub fn news_reply(news: &News, view: &GameView, png: Option<Vec<u8>>) -> Reply {
 }
 
 /// Answers a refusal privately, in the service's words.
-async fn refuse(c: &mut Call<'_>, e: ServiceError) {
+async fn refuse(c: &Call<'_>, e: ServiceError) {
     if e.is_fault() {
         tracing::error!(error = %e, "a command failed");
     }
@@ -245,9 +241,37 @@ pub fn refusal(e: &ServiceError) -> String {
 
 // ----- running a command -----
 
-/// Runs a command for the caller; a refusal from anywhere in it is answered here.
-async fn run(c: &mut Call<'_>, command: Command) {
-    let done = match command {
+/// Runs a command for the caller, deferring the answer when the work is not done soon (Discord
+/// waits 3 seconds); a refusal from anywhere in it is answered here.
+async fn run(c: &Call<'_>, command: Command) {
+    // A pressed button whose answer replaces its message defers as an update of that message.
+    let update = c.pressed
+        && matches!(
+            command,
+            Command::Accept { .. } | Command::Decline { .. } | Command::DeclineDraw { .. }
+        );
+    let work = dispatch(c, command);
+    // The timer runs beside the work (never instead of it: the work may hold the responder while
+    // an answer is on its way, and the deferral waits for that).
+    let defer_later = async {
+        tokio::time::sleep(DEFER_AFTER).await;
+        if let Err(e) = c.responder.defer(update).await {
+            tracing::warn!(error = %e, "could not defer an answer");
+        }
+        std::future::pending::<std::convert::Infallible>().await
+    };
+    let done = tokio::select! {
+        done = work => done,
+        never = defer_later => match never {},
+    };
+    if let Err(e) = done {
+        refuse(c, e).await
+    }
+}
+
+/// The one function that runs each command.
+async fn dispatch(c: &Call<'_>, command: Command) -> Result<(), ServiceError> {
+    match command {
         Command::Challenge {
             opponent,
             variant,
@@ -269,9 +293,6 @@ async fn run(c: &mut Call<'_>, command: Command) {
         Command::Record { game } => views::record(c, game).await,
         Command::Import { moves, variant } => views::import(c, &moves, &variant).await,
         Command::Help => help::help(c).await,
-    };
-    if let Err(e) = done {
-        refuse(c, e).await
     }
 }
 
@@ -280,13 +301,14 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
     let interaction = ctx.interaction;
     let http = &ctx.serenity_context().http;
     let bot = ctx.data().as_ref();
-    let mut c = Call {
+    let c = Call {
         http,
         bot,
         who: member_person(&interaction.user, interaction.member.as_deref()),
         channel: interaction.channel_id,
         responder: Responder::new(http, interaction.id, &interaction.token, &bot.answers),
         pressed: false,
+        upload_limit: upload_limit(interaction.attachment_size_limit),
         bots: ctx
             .args
             .iter()
@@ -305,8 +327,8 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
         }
     };
     match command {
-        Ok(command) => run(&mut c, command).await,
-        Err(e) => refuse(&mut c, e).await,
+        Ok(command) => run(&c, command).await,
+        Err(e) => refuse(&c, e).await,
     }
     Ok(())
 }
@@ -354,17 +376,18 @@ fn options(
 
 /// A pressed button: the command it stands for, run for the presser.
 pub async fn pressed(http: &Http, bot: &Bot, press: &ComponentInteraction) {
-    let mut c = Call {
+    let c = Call {
         http,
         bot,
         who: member_person(&press.user, press.member.as_ref()),
         channel: press.channel_id,
         responder: Responder::new(http, press.id, &press.token, &bot.answers),
         pressed: true,
+        upload_limit: upload_limit(press.attachment_size_limit),
         bots: Vec::new(),
     };
     match Button::parse(&press.data.custom_id) {
-        Some(button) => run(&mut c, button.command()).await,
+        Some(button) => run(&c, button.command()).await,
         None => {
             tracing::warn!(custom_id = %press.data.custom_id, "an unknown button");
             c.answer(Reply::private(text::STALE_BUTTON)).await

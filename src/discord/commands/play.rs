@@ -9,19 +9,17 @@ use crate::discord::post::Reply;
 use crate::service::text::{self, sentence};
 use crate::service::{News, ServiceError};
 
-pub async fn play(c: &mut Call<'_>, mv: &str, game: Option<i64>) -> Result<(), ServiceError> {
+pub async fn play(c: &Call<'_>, mv: &str, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let _working = c.bot.inflight.enter();
     let service = c.bot.service.clone();
     let who = c.who.clone();
-    let played = c
-        .timely(service.play(&who, game, Some(&channel), mv))
-        .await?;
+    let played = service.play(&who, game, Some(&channel), mv).await?;
     c.publish(&played.view, played.news, Some(played.png)).await;
     Ok(())
 }
 
-pub async fn end_turn(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+pub async fn end_turn(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let _working = c.bot.inflight.enter();
     let played = c.bot.service.end_turn(&c.who, game, Some(&channel)).await?;
@@ -29,7 +27,7 @@ pub async fn end_turn(c: &mut Call<'_>, game: Option<i64>) -> Result<(), Service
     Ok(())
 }
 
-pub async fn resign(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+pub async fn resign(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let _working = c.bot.inflight.enter();
     let view = c.bot.service.resign(&c.who, game, Some(&channel)).await?;
@@ -38,7 +36,7 @@ pub async fn resign(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceEr
     Ok(())
 }
 
-pub async fn abort(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+pub async fn abort(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let _working = c.bot.inflight.enter();
     let view = c.bot.service.abort(&c.who, game, Some(&channel)).await?;
@@ -48,7 +46,7 @@ pub async fn abort(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceErr
 }
 
 /// Offers a draw (with buttons to answer it), or accepts the one offered.
-pub async fn draw(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+pub async fn draw(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let _working = c.bot.inflight.enter();
     let (view, agreed) = c.bot.service.draw(&c.who, game, Some(&channel)).await?;
@@ -62,7 +60,7 @@ pub async fn draw(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceErro
     Ok(())
 }
 
-pub async fn decline_draw(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+pub async fn decline_draw(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let view = c
         .bot

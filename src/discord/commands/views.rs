@@ -10,19 +10,17 @@ use crate::rules::Variant;
 use crate::service::text;
 use crate::service::{Person, ServiceError};
 
-pub async fn board(c: &mut Call<'_>, game: Option<i64>, flip: bool) -> Result<(), ServiceError> {
+pub async fn board(c: &Call<'_>, game: Option<i64>, flip: bool) -> Result<(), ServiceError> {
     let channel = c.channel();
     let service = c.bot.service.clone();
     let who = c.who.clone();
-    let (view, png) = c
-        .timely(service.board(&who, game, Some(&channel), flip))
-        .await?;
+    let (view, png) = service.board(&who, game, Some(&channel), flip).await?;
     c.answer(Reply::text(text::status_line(&view, STYLE)).board(png))
         .await;
     Ok(())
 }
 
-pub async fn games(c: &mut Call<'_>, player: Option<Person>) -> Result<(), ServiceError> {
+pub async fn games(c: &Call<'_>, player: Option<Person>) -> Result<(), ServiceError> {
     let whose = player.unwrap_or_else(|| c.who.clone());
     let yours = whose.key == c.who.key;
     let list = c.bot.service.games(&whose).await?;
@@ -31,41 +29,50 @@ pub async fn games(c: &mut Call<'_>, player: Option<Person>) -> Result<(), Servi
     Ok(())
 }
 
-pub async fn rules(c: &mut Call<'_>, variant: &str) -> Result<(), ServiceError> {
+pub async fn rules(c: &Call<'_>, variant: &str) -> Result<(), ServiceError> {
     let v = Variant::by_id(variant.trim())
         .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
-    let png = c.bot.service.start_picture(v);
+    let png = c.bot.service.start_picture(v).await?;
     c.answer(Reply::text(text::rules(v, STYLE)).board(png))
         .await;
     Ok(())
 }
 
-pub async fn record(c: &mut Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+pub async fn record(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let service = c.bot.service.clone();
     let who = c.who.clone();
-    let (view, record, gif) = c
-        .timely(async {
-            let (view, _) = service.board(&who, game, Some(&channel), false).await?;
-            let record = service.record(&who, Some(view.id), None).await?;
-            let gif = service.gif(&who, Some(view.id), None).await?;
-            Ok::<_, ServiceError>((view, record, gif))
-        })
-        .await?;
-    let reply = Reply::text(text::record_of(view.id))
-        .file(&format!("game-{}.txt", view.id), record.into_bytes())
-        .file(&format!("game-{}.gif", view.id), gif);
+    let (view, _) = service.board(&who, game, Some(&channel), false).await?;
+    let record = service.record(&who, Some(view.id), None).await?;
+    // The files together must fit the upload limit of the place the answer goes.
+    let room = c.upload_limit.saturating_sub(record.len() + 4096);
+    let gif = service.gif(&who, Some(view.id), None, room).await?;
+    let mut reply = Reply::text(text::record_of(
+        view.id,
+        gif.is_none().then_some(c.upload_limit),
+    ))
+    .file(&format!("game-{}.txt", view.id), record.into_bytes());
+    if let Some(gif) = gif {
+        reply = reply.file(&format!("game-{}.gif", view.id), gif);
+    }
     c.answer(reply).await;
     Ok(())
 }
 
-pub async fn import(c: &mut Call<'_>, moves: &str, variant: &str) -> Result<(), ServiceError> {
+pub async fn import(c: &Call<'_>, moves: &str, variant: &str) -> Result<(), ServiceError> {
     let service = c.bot.service.clone();
-    let game = c.timely(async { service.import(variant, moves) }).await?;
-    let reply = Reply::text(game.summary)
-        .file("game.txt", game.record.into_bytes())
-        .file("game.gif", game.gif)
-        .board(game.png);
+    // Room for the record and the final board beside the GIF.
+    let room = c.upload_limit.saturating_sub(256 * 1024);
+    let game = service.import(variant, moves, room).await?;
+    let mut said = game.summary;
+    if game.gif.is_none() {
+        said = format!("{said} {}", text::gif_too_large(c.upload_limit));
+    }
+    let mut reply = Reply::text(said).file("game.txt", game.record.into_bytes());
+    if let Some(gif) = game.gif {
+        reply = reply.file("game.gif", gif);
+    }
+    let reply = reply.board(game.png);
     c.answer(reply).await;
     Ok(())
 }

@@ -287,6 +287,10 @@ pub enum Command {
     Draw {
         game: Option<i64>,
     },
+    /// Only from the Accept draw button: accepts the offer, never makes one.
+    AcceptDraw {
+        game: Option<i64>,
+    },
     DeclineDraw {
         game: Option<i64>,
     },

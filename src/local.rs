@@ -238,6 +238,10 @@ pub async fn execute(
             };
             text::post(&news, &view, s)
         }
+        Command::AcceptDraw { game } => {
+            let view = svc.accept_draw(me, game, None).await?;
+            ended(News::DrawAgreed { by: me.clone() }, view)
+        }
         Command::DeclineDraw { game } => {
             let view = svc.decline_draw(me, game, None).await?;
             ended(News::DrawDeclined { by: me.clone() }, view)

@@ -71,7 +71,7 @@ impl Button {
             Button::Accept(n) => Command::Accept { challenge: Some(n) },
             Button::Decline(n) => Command::Decline { challenge: Some(n) },
             Button::EndTurn(n) => Command::EndTurn { game: Some(n) },
-            Button::AcceptDraw(n) => Command::Draw { game: Some(n) },
+            Button::AcceptDraw(n) => Command::AcceptDraw { game: Some(n) },
             Button::DeclineDraw(n) => Command::DeclineDraw { game: Some(n) },
         }
     }

@@ -30,11 +30,35 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
     ) -> Result<(GameView, bool), ServiceError> {
+        self.draw_or_offer(who, id, channel, true).await
+    }
+
+    /// Accepts the opponent's open draw offer, and only that (a stale Accept draw button must not
+    /// become an offer of its own).
+    pub async fn accept_draw(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<GameView, ServiceError> {
+        Ok(self.draw_or_offer(who, id, channel, false).await?.0)
+    }
+
+    async fn draw_or_offer(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+        may_offer: bool,
+    ) -> Result<(GameView, bool), ServiceError> {
         let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
         let id = loaded.row.id;
         loaded.ensure_active()?;
         let me = loaded.row.player_ids()[seat as usize];
         let agreed = matches!(loaded.row.draw_offer, Some(by) if by != me);
+        if !agreed && !may_offer {
+            return Err(ServiceError::NoDrawOffer(id));
+        }
         if agreed {
             loaded.game.agree_draw()?;
             self.store_ending(&mut tx, &mut loaded).await?;

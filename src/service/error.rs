@@ -18,8 +18,13 @@ pub enum ServiceError {
     SeveralChallenges(Vec<i64>),
     NotYourChallenge,
     OwnChallenge,
-    /// The player ran out of time before moving.
-    OutOfTime(i64),
+    /// The player to move ran out of time before this command: the game is lost on time.
+    OutOfTime {
+        game: i64,
+        late: Person,
+        /// The late player is the one who gave the command.
+        yours: bool,
+    },
     /// A command's option could not be read: which option, what was given, what it takes.
     BadOption {
         option: String,

@@ -210,7 +210,9 @@ impl Service {
     }
 
     /// A write transaction on the game `who` means (see `find.rs`), loaded and replayed, and the
-    /// side `who` plays in it.
+    /// side `who` plays in it. A game whose deadline has passed is lost on time here, before any
+    /// use case acts on it (the sweeper may not have come round yet): a player out of time can no
+    /// longer move, resign, abort or agree a draw.
     pub(super) async fn open_game(
         &self,
         who: &Person,
@@ -222,8 +224,20 @@ impl Service {
         let id = self
             .resolve_game(&mut tx, who, id, channel, waiting_only)
             .await?;
-        let loaded = self.load(&mut tx, id).await?;
+        let mut loaded = self.load(&mut tx, id).await?;
         let seat = loaded.seat_of(who)?;
+        let now = self.now();
+        if loaded.ensure_active().is_ok() && loaded.row.deadline <= now {
+            let late_side = loaded.game.position().turn();
+            let late = loaded.row.player(late_side);
+            self.time_out(&mut tx, &mut loaded, now).await?;
+            tx.commit().await?;
+            return Err(ServiceError::OutOfTime {
+                game: id,
+                yours: late_side == seat,
+                late,
+            });
+        }
         Ok((tx, loaded, seat))
     }
 }

@@ -81,12 +81,6 @@ impl Service {
         let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, true).await?;
         let id = loaded.row.id;
         loaded.ensure_active()?;
-        if loaded.row.deadline <= now {
-            // The sweeper has not come round yet, but the time is up: the game is lost on time.
-            self.time_out(&mut tx, &mut loaded, now).await?;
-            tx.commit().await?;
-            return Err(ServiceError::OutOfTime(id));
-        }
         loaded.ensure_turn(seat)?;
         let mover = seat;
         let step = step(&mut loaded.game)?;
@@ -126,7 +120,7 @@ impl Service {
         };
         let updated = sqlx::query(
             "UPDATE games SET position = ?, move_count = move_count + 1, status = ?, result = ?, reason = ?,
-                draw_offer = NULL, updated_at = ?,
+                draw_offer = CASE WHEN draw_offer = ? THEN draw_offer ELSE NULL END, updated_at = ?,
                 turn_started = CASE WHEN ? THEN ? ELSE turn_started END,
                 deadline = ?, remind_at = CASE WHEN ? THEN ? ELSE remind_at END,
                 reminded = CASE WHEN ? THEN 0 ELSE reminded END
@@ -136,6 +130,7 @@ impl Service {
         .bind(status)
         .bind(result)
         .bind(outcome.map(|o| o.reason))
+        .bind(player_id)
         .bind(now)
         .bind(turn_passed)
         .bind(now)
@@ -156,7 +151,10 @@ impl Service {
         loaded.row.deadline = deadline;
         loaded.row.status = status;
         loaded.row.result = result;
-        loaded.row.draw_offer = None;
+        // A draw offer lasts until the opponent of the player who made it moves.
+        if loaded.row.draw_offer != Some(player_id) || outcome.is_some() {
+            loaded.row.draw_offer = None;
+        }
         let by = loaded.row.player(mover);
         let news = match step {
             Step::Move(text) => News::Moved { by, text },

@@ -404,9 +404,16 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             "this is your own challenge: only the challenged player answers it ({} withdraws it)",
             s.code("/cancel")
         ),
-        OutOfTime(id) => {
-            format!("your time in game #{id} ran out before this move: the game is lost on time")
-        }
+        OutOfTime {
+            game,
+            yours: true,
+            ..
+        } => format!("your time in game #{game} ran out: the game is lost on time"),
+        OutOfTime { game, late, .. } => format!(
+            "{}'s time in game #{game} ran out: {} lost on time",
+            s.name(late),
+            s.name(late)
+        ),
         BadOption {
             option,
             given,

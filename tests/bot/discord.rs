@@ -584,6 +584,14 @@ async fn resignation_draws_and_a_won_game_are_announced() {
     let h = Harness::start("endings").await;
     // A draw offered by command and accepted by button.
     let (game, thread) = h.game("tablut").await;
+    // A stale Accept draw press, with no offer open, is refused and offers nothing.
+    let stale = h.press(BOB, thread, &format!("drawyes:{game}")).await;
+    assert!(stale.private());
+    assert_eq!(
+        stale.content(),
+        format!("There is no draw offer to answer in game #{game}.")
+    );
+    assert!(h.service.game(game).await.unwrap().draw_offer.is_none());
     let offer = h.slash(ALICE, thread, "draw", &[]).await;
     assert!(
         offer.content().contains("alice offers a draw"),

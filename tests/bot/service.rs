@@ -529,7 +529,7 @@ async fn a_move_after_the_deadline_loses_on_time() {
         .unwrap_err();
     assert_eq!(
         late.to_string(),
-        format!("your time in game #{id} ran out before this move: the game is lost on time")
+        format!("your time in game #{id} ran out: the game is lost on time")
     );
     let (view, _) = svc.board(&bob(), Some(id), None, false).await.unwrap();
     assert_eq!(view.outcome.unwrap().reason, Reason::Timeout);
@@ -579,4 +579,73 @@ async fn without_a_game_number_the_game_is_found_or_the_choice_asked_for() {
         not_yours.to_string(),
         format!("it is not your turn in game #{first}: it is alice's move")
     );
+}
+
+#[tokio::test]
+async fn past_the_deadline_no_one_acts_before_the_loss_on_time_and_the_right_player_is_named() {
+    let (svc, clock) = service(":memory:").await;
+    let id = started(&svc).await;
+    clock.advance(3 * DAY + 1);
+    // bob is not to move: he is told that alice's time ran out, not his.
+    let e = svc.resign(&bob(), Some(id), None).await.unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("alice's time in game #{id} ran out: alice lost on time")
+    );
+    let view = svc.game(id).await.unwrap();
+    assert_eq!(view.outcome.unwrap().reason, Reason::Timeout);
+    assert_eq!(view.outcome.unwrap().winner, Some(Side::Defenders));
+
+    // A player out of time can no longer resign, abort or accept a draw.
+    for act in 0..3 {
+        let id = started(&svc).await;
+        svc.draw(&bob(), Some(id), None).await.unwrap();
+        clock.advance(3 * DAY + 1);
+        let e = match act {
+            0 => svc.resign(&alice(), Some(id), None).await.unwrap_err(),
+            1 => svc.abort(&alice(), Some(id), None).await.unwrap_err(),
+            _ => svc.draw(&alice(), Some(id), None).await.unwrap_err(),
+        };
+        assert_eq!(
+            e.to_string(),
+            format!("your time in game #{id} ran out: the game is lost on time")
+        );
+        let view = svc.game(id).await.unwrap();
+        assert_eq!(view.outcome.unwrap().reason, Reason::Timeout, "{act}");
+    }
+    // The loss was written with its notice, once.
+    let notices = svc.sweep().await.unwrap();
+    assert!(notices.is_empty(), "{notices:?}");
+    let pending = svc.pending_notices().await.unwrap();
+    assert_eq!(
+        pending
+            .iter()
+            .filter(|n| n.kind == NoticeKind::Timeout)
+            .count(),
+        4
+    );
+}
+
+#[tokio::test]
+async fn a_draw_offer_lasts_until_the_opponent_moves_and_accepting_never_offers() {
+    let (svc, _clock) = service(":memory:").await;
+    let id = started(&svc).await;
+    // Nothing to accept: refused, and no offer is made.
+    let e = svc.accept_draw(&bob(), Some(id), None).await.unwrap_err();
+    assert!(matches!(e, ServiceError::NoDrawOffer(_)), "{e}");
+    assert!(svc.game(id).await.unwrap().draw_offer.is_none());
+    // alice offers and moves: the offer stands.
+    svc.draw(&alice(), Some(id), None).await.unwrap();
+    let played = svc.play(&alice(), Some(id), None, "d1-d3").await.unwrap();
+    assert_eq!(played.view.draw_offer, Some(alice()));
+    assert_eq!(svc.game(id).await.unwrap().draw_offer, Some(alice()));
+    // bob moves instead of answering: the offer lapses.
+    let played = svc.play(&bob(), Some(id), None, "e5-e2").await.unwrap();
+    assert_eq!(played.view.draw_offer, None);
+    let e = svc.accept_draw(&bob(), Some(id), None).await.unwrap_err();
+    assert!(matches!(e, ServiceError::NoDrawOffer(_)), "{e}");
+    // An offer answered by the Accept draw button ends the game.
+    svc.draw(&alice(), Some(id), None).await.unwrap();
+    let drawn = svc.accept_draw(&bob(), Some(id), None).await.unwrap();
+    assert!(drawn.outcome.is_some_and(|o| o.winner.is_none()));
 }

@@ -286,6 +286,7 @@ async fn dispatch(c: &Call<'_>, command: Command) -> Result<(), ServiceError> {
         Command::Resign { game } => play::resign(c, game).await,
         Command::Abort { game } => play::abort(c, game).await,
         Command::Draw { game } => play::draw(c, game).await,
+        Command::AcceptDraw { game } => play::accept_draw(c, game).await,
         Command::DeclineDraw { game } => play::decline_draw(c, game).await,
         Command::Board { game, flip } => views::board(c, game, flip).await,
         Command::Games { player } => views::games(c, player).await,

@@ -60,6 +60,20 @@ pub async fn draw(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     Ok(())
 }
 
+/// The Accept draw button: accepts the offer still open, never makes one.
+pub async fn accept_draw(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+    let channel = c.channel();
+    let _working = c.bot.inflight.enter();
+    let view = c
+        .bot
+        .service
+        .accept_draw(&c.who, game, Some(&channel))
+        .await?;
+    let by = c.who.clone();
+    c.publish(&view, News::DrawAgreed { by }, None).await;
+    Ok(())
+}
+
 pub async fn decline_draw(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let view = c

@@ -18,6 +18,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "notices as data",
         include_str!("../migrations/0002_notices_as_data.sql"),
     ),
+    (
+        3,
+        "fair sides and delivery",
+        include_str!("../migrations/0003_fair_sides_and_delivery.sql"),
+    ),
 ];
 
 /// Why the database could not be used.

@@ -6,7 +6,6 @@ use sqlx::SqliteConnection;
 use super::load::Loaded;
 use super::rows::{ChallengeRow, ChallengeStatus, SideChoice, CHALLENGE_SELECT};
 use super::{Challenge, GameView, Person, Service, ServiceError, DAY};
-use crate::rules::random::Rng;
 use crate::rules::Variant;
 
 /// The days per move a game may have; the default is 3.
@@ -14,6 +13,19 @@ pub const DAYS_PER_MOVE: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
 pub const DEFAULT_DAYS: u32 = 3;
 /// An unanswered challenge lapses after a week.
 pub const CHALLENGE_LIFETIME: i64 = 7 * DAY;
+/// The most challenges one player may have open at once.
+pub const MAX_OPEN_CHALLENGES: i64 = 5;
+/// After challenging someone who did not take it up (declined, withdrawn, lapsed), the wait before
+/// challenging them again.
+pub const CHALLENGE_COOLDOWN: i64 = 60;
+
+/// One fair coin from the operating system: true when the challenger attacks.
+fn coin() -> Result<bool, ServiceError> {
+    let mut byte = [0u8; 1];
+    getrandom::getrandom(&mut byte)
+        .map_err(|e| ServiceError::Internal(format!("no randomness: {e}")))?;
+    Ok(byte[0] & 1 == 1)
+}
 
 /// Which side of a challenge a player answers from.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -58,19 +70,27 @@ impl Service {
         if !DAYS_PER_MOVE.contains(&days) {
             return Err(ServiceError::BadDays(days));
         }
+        let challenger_attacks = match side {
+            SideChoice::Attackers => true,
+            SideChoice::Defenders => false,
+            SideChoice::Random => coin()?,
+        };
         let now = self.now();
         let mut tx = self.write().await?;
         let a = self.player_id(&mut tx, from).await?;
         let b = self.player_id(&mut tx, to).await?;
+        self.ensure_may_challenge(&mut tx, a, b, now).await?;
         let expires_at = now + CHALLENGE_LIFETIME;
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO challenges (challenger, challenged, variant, side, days, channel, created_at, expires_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO challenges (challenger, challenged, variant, side, challenger_attacks, days,
+                                     channel, created_at, expires_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(a)
         .bind(b)
         .bind(variant.id)
         .bind(side)
+        .bind(challenger_attacks)
         .bind(days as i64)
         .bind(channel)
         .bind(now)
@@ -87,6 +107,56 @@ impl Service {
             days,
             expires_at,
         })
+    }
+
+    /// Refuses a challenge that would pester: one already open between the two players (either
+    /// way), too many open from the challenger, or one too soon after the last that was not
+    /// taken up.
+    async fn ensure_may_challenge(
+        &self,
+        conn: &mut SqliteConnection,
+        from: i64,
+        to: i64,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        let open: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM challenges WHERE status = 'open' AND expires_at > ?3
+               AND ((challenger = ?1 AND challenged = ?2) OR (challenger = ?2 AND challenged = ?1))
+             LIMIT 1",
+        )
+        .bind(from)
+        .bind(to)
+        .bind(now)
+        .fetch_optional(&mut *conn)
+        .await?;
+        if let Some(id) = open {
+            return Err(ServiceError::ChallengeOpen(id));
+        }
+        let mine: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM challenges WHERE challenger = ? AND status = 'open' AND expires_at > ?",
+        )
+        .bind(from)
+        .bind(now)
+        .fetch_one(&mut *conn)
+        .await?;
+        if mine >= MAX_OPEN_CHALLENGES {
+            return Err(ServiceError::TooManyChallenges(MAX_OPEN_CHALLENGES));
+        }
+        let last: Option<i64> = sqlx::query_scalar(
+            "SELECT MAX(created_at) FROM challenges
+             WHERE challenger = ? AND challenged = ? AND status != 'accepted'",
+        )
+        .bind(from)
+        .bind(to)
+        .fetch_one(&mut *conn)
+        .await?;
+        if let Some(wait) = last
+            .map(|t| t + CHALLENGE_COOLDOWN - now)
+            .filter(|w| *w > 0)
+        {
+            return Err(ServiceError::ChallengeCooldown(wait));
+        }
+        Ok(())
     }
 
     /// The open challenge `id`, or the only one `who` can answer from their end.
@@ -165,12 +235,12 @@ impl Service {
         let c = self
             .open_challenge(&mut tx, who, id, Answering::Challenged)
             .await?;
-        let challenger_attacks = match c.side {
-            SideChoice::Attackers => true,
-            SideChoice::Defenders => false,
-            SideChoice::Random => {
-                Rng::new((now as u64) ^ (c.id as u64).rotate_left(17)).below(2) == 0
-            }
+        // Drawn when the challenge was made; a challenge from before that was kept draws now.
+        let challenger_attacks = match (c.challenger_attacks, c.side) {
+            (Some(attacks), _) => attacks,
+            (None, SideChoice::Attackers) => true,
+            (None, SideChoice::Defenders) => false,
+            (None, SideChoice::Random) => coin()?,
         };
         let (attacker, defender) = if challenger_attacks {
             (c.challenger, c.challenged)

@@ -11,6 +11,12 @@ use super::{ChallengeStatus, Person};
 pub enum ServiceError {
     UnknownVariant(String),
     SelfChallenge,
+    /// A challenge between the two is open already.
+    ChallengeOpen(i64),
+    /// The challenger has this many open already.
+    TooManyChallenges(i64),
+    /// Seconds to wait before challenging the same player again.
+    ChallengeCooldown(i64),
     /// Bots cannot be challenged.
     NotAPerson,
     BadDays(u32),

@@ -18,7 +18,9 @@ mod rows;
 pub mod text;
 mod views;
 
-pub use challenges::{CHALLENGE_LIFETIME, DAYS_PER_MOVE, DEFAULT_DAYS};
+pub use challenges::{
+    CHALLENGE_COOLDOWN, CHALLENGE_LIFETIME, DAYS_PER_MOVE, DEFAULT_DAYS, MAX_OPEN_CHALLENGES,
+};
 pub use clock::{Clock, SystemClock, TestClock, DAY};
 pub use error::{Ending, ServiceError};
 pub use notices::{News, Notice, NoticeKind};

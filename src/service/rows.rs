@@ -236,7 +236,7 @@ impl GameRow {
 }
 
 /// The columns of a challenge row with its two players, as [`ChallengeRow`] reads them.
-pub const CHALLENGE_SELECT: &str = "SELECT c.id, c.variant, c.side, c.days, c.expires_at, c.status,
+pub const CHALLENGE_SELECT: &str = "SELECT c.id, c.variant, c.side, c.challenger_attacks, c.days, c.expires_at, c.status,
         c.challenger, pa.key AS challenger_key, pa.name AS challenger_name,
         c.challenged, pb.key AS challenged_key, pb.name AS challenged_name
      FROM challenges c JOIN players pa ON pa.id = c.challenger JOIN players pb ON pb.id = c.challenged";
@@ -246,6 +246,8 @@ pub struct ChallengeRow {
     pub id: i64,
     pub variant: VariantId,
     pub side: SideChoice,
+    /// The side drawn for the challenger when the challenge was made.
+    pub challenger_attacks: Option<bool>,
     pub days: i64,
     pub expires_at: i64,
     pub status: ChallengeStatus,

@@ -390,6 +390,15 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             )
         }
         SelfChallenge => "you cannot challenge yourself".into(),
+        ChallengeOpen(id) => format!(
+            "challenge #{id} between you two is still open: answer or withdraw it first"
+        ),
+        TooManyChallenges(max) => format!(
+            "you have {max} open challenges, the most there may be: wait for answers or withdraw one"
+        ),
+        ChallengeCooldown(wait) => format!(
+            "you challenged this player a moment ago: wait {wait} more seconds before challenging them again"
+        ),
         NotAPerson => "bots do not play here: challenge a person".into(),
         BadDays(d) => {
             format!("{d} days per move is not offered: choose 1, 2, 3, 5, 7, 10 or 14")

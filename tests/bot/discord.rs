@@ -306,6 +306,25 @@ async fn a_challenge_accepted_by_button_opens_a_thread_and_the_moves_are_posted_
     assert_eq!(buttons.len(), 2);
     assert!(buttons[0].starts_with("accept:") && buttons[1].starts_with("decline:"));
 
+    // A second challenge while this one is open is refused privately, pinging nobody.
+    let again = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "challenge",
+            &[("opponent", Opt::User(BOB)), ("variant", s("tablut"))],
+        )
+        .await;
+    assert!(again.private());
+    assert!(
+        again
+            .content()
+            .contains("is still open: answer or withdraw it first"),
+        "{}",
+        again.content()
+    );
+    assert!(again.pings().is_empty());
+
     // Nobody but bob may answer.
     let stranger = h.press(CAROL, CHANNEL, &buttons[0]).await;
     assert!(stranger.private());

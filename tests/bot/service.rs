@@ -359,6 +359,7 @@ async fn challenges_lapse_after_a_week() {
         gone.to_string(),
         format!("challenge #{} is no longer open (withdrawn)", c2.id)
     );
+    clock.advance(taflbot::service::CHALLENGE_COOLDOWN);
     let c3 = svc
         .challenge(&alice(), &bob(), "tyr-11", SideChoice::Random, None, None)
         .await
@@ -648,4 +649,82 @@ async fn a_draw_offer_lasts_until_the_opponent_moves_and_accepting_never_offers(
     svc.draw(&alice(), Some(id), None).await.unwrap();
     let drawn = svc.accept_draw(&bob(), Some(id), None).await.unwrap();
     assert!(drawn.outcome.is_some_and(|o| o.winner.is_none()));
+}
+
+#[tokio::test]
+async fn a_random_side_is_drawn_when_the_challenge_is_made_and_kept() {
+    let (svc, clock) = service(":memory:").await;
+    let mut attacked = [0, 0];
+    for i in 0..64 {
+        let challenger = Person::new(format!("c{i}"), format!("c{i}"));
+        let c = svc
+            .challenge(
+                &challenger,
+                &bob(),
+                "tablut",
+                SideChoice::Random,
+                None,
+                None,
+            )
+            .await
+            .unwrap();
+        let drawn: Option<bool> =
+            sqlx::query_scalar("SELECT challenger_attacks FROM challenges WHERE id = ?")
+                .bind(c.id)
+                .fetch_one(svc.pool())
+                .await
+                .unwrap();
+        let drawn = drawn.expect("drawn when the challenge is made");
+        // Whenever it is accepted, the drawn side holds.
+        clock.advance(1 + i64::from(i % 7));
+        let view = svc.accept(&bob(), Some(c.id), None).await.unwrap();
+        assert_eq!(view.players[0].key == challenger.key, drawn);
+        attacked[usize::from(drawn)] += 1;
+    }
+    // Both sides come up (a fair coin fails this once in 2^63 runs).
+    assert!(attacked[0] > 0 && attacked[1] > 0, "{attacked:?}");
+}
+
+#[tokio::test]
+async fn challenges_cannot_be_used_to_pester() {
+    let (svc, clock) = service(":memory:").await;
+    let challenge = |from: Person, to: Person| {
+        let svc = svc.clone();
+        async move {
+            svc.challenge(&from, &to, "tablut", SideChoice::Random, None, None)
+                .await
+        }
+    };
+    let first = challenge(alice(), bob()).await.unwrap();
+    for (from, to) in [(alice(), bob()), (bob(), alice())] {
+        let e = challenge(from, to).await.unwrap_err();
+        assert!(
+            matches!(e, ServiceError::ChallengeOpen(id) if id == first.id),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "challenge #{} between you two is still open: answer or withdraw it first",
+                first.id
+            )
+        );
+    }
+    // Declined: not again at once, but after the cooldown.
+    svc.decline(&bob(), Some(first.id)).await.unwrap();
+    let e = challenge(alice(), bob()).await.unwrap_err();
+    assert!(matches!(e, ServiceError::ChallengeCooldown(_)), "{e}");
+    clock.advance(taflbot::service::CHALLENGE_COOLDOWN);
+    challenge(alice(), bob()).await.unwrap();
+    // At most five open at once.
+    for i in 0..4 {
+        challenge(alice(), Person::new(format!("p{i}"), format!("p{i}")))
+            .await
+            .unwrap();
+    }
+    let e = challenge(alice(), carol()).await.unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "you have 5 open challenges, the most there may be: wait for answers or withdraw one"
+    );
 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use serenity::{ClientBuilder, GatewayIntents, Http, HttpBuilder, ShardManager};
 
-use crate::service::{text, News, Notice, Service};
+use crate::service::{text, Delivery, News, Notice, Service};
 use post::{Poster, Reply, Retry};
 
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
@@ -110,18 +110,19 @@ impl Bot {
         }
     }
 
-    /// Delivers a notice where its game is played, written now from its data. True when it was
-    /// posted (or can never be: its game is gone), false to try again next round.
-    pub async fn deliver(&self, http: &Http, notice: Notice) -> bool {
+    /// Delivers a notice where its game is played, written now from its data: delivered, to be
+    /// tried again, or given up (its game cannot be shown, or Discord refuses for good: the bot
+    /// was removed, the channel is gone).
+    pub async fn deliver(&self, http: &Http, notice: Notice) -> Delivery {
         let view = match self.service.game(notice.game_id).await {
             Ok(view) => view,
             Err(crate::service::ServiceError::Database(e)) => {
                 tracing::warn!(notice = notice.id, error = %e, "notice not delivered yet");
-                return false;
+                return Delivery::Retry;
             }
             Err(e) => {
-                tracing::warn!(notice = notice.id, error = %e, "the notice's game cannot be shown; dropped");
-                return true;
+                tracing::warn!(notice = notice.id, error = %e, "the notice's game cannot be shown; given up");
+                return Delivery::GiveUp;
             }
         };
         let reply = commands::news_reply(&notice.news(), &view, None);
@@ -131,10 +132,14 @@ impl Bot {
             .post_to_game(http, &self.service, &view, &reply, &nonce)
             .await
         {
-            Ok(_) => true,
+            Ok(_) => Delivery::Delivered,
+            Err(e) if post::refusal(&e).is_some_and(|(status, _)| matches!(status, 403 | 404)) => {
+                tracing::warn!(notice = notice.id, error = %e, "Discord refuses the notice for good; given up");
+                Delivery::GiveUp
+            }
             Err(e) => {
                 tracing::warn!(notice = notice.id, error = %e, "notice not delivered yet");
-                false
+                Delivery::Retry
             }
         }
     }

@@ -6,7 +6,7 @@ use sqlx::{FromRow, SqliteConnection};
 
 use super::load::Loaded;
 use super::rows::{GameResult, GameRow, GAME_SELECT};
-use super::{News, Notice, Service, ServiceError, DAY};
+use super::{Delivery, News, Notice, Service, ServiceError, DAY};
 use crate::rules::parse_position;
 
 /// The reminder time: 24 hours before the deadline, or 12 for one-day games.
@@ -79,6 +79,7 @@ impl Service {
         .bind(now)
         .execute(&self.pool)
         .await?;
+        self.prune().await?;
         Ok(notices)
     }
 
@@ -115,9 +116,10 @@ impl Service {
         Ok(Some(self.notice(tx, id, &News::Timeout { late }).await?))
     }
 
-    /// Runs [`Service::sweep`] every `every` until `stop` turns true, handing each notice to
-    /// `deliver` (which returns whether it was delivered; undelivered ones are offered again on
-    /// the next round, so a restart or a failed post loses nothing).
+    /// Runs [`Service::sweep`] every `every` until `stop` turns true, handing each notice due to
+    /// `deliver`, which says how it went ([`Delivery`], or whether it was delivered): a failed one
+    /// is offered again later, less and less often, so a restart or an outage loses nothing and
+    /// a channel that is gone is not knocked on forever.
     pub fn spawn_sweeper<F, Fut>(
         &self,
         every: std::time::Duration,
@@ -126,7 +128,8 @@ impl Service {
     ) -> tokio::task::JoinHandle<()>
     where
         F: Fn(Notice) -> Fut + Send + 'static,
-        Fut: std::future::Future<Output = bool> + Send,
+        Fut: std::future::Future + Send,
+        Fut::Output: Into<Delivery>,
     {
         let service = self.clone();
         tokio::spawn(async move {
@@ -149,8 +152,9 @@ impl Service {
                 }
                 for notice in service.pending_notices().await.unwrap_or_default() {
                     let id = notice.id;
-                    if deliver(notice).await {
-                        let _ = service.delivered(id).await;
+                    let how = deliver(notice).await.into();
+                    if let Err(e) = service.tried(id, how).await {
+                        tracing::warn!(notice = id, error = %e, "could not record a delivery");
                     }
                 }
             }

@@ -23,7 +23,7 @@ pub use challenges::{
 };
 pub use clock::{Clock, SystemClock, TestClock, DAY};
 pub use error::{Ending, ServiceError};
-pub use notices::{News, Notice, NoticeKind};
+pub use notices::{Delivery, News, Notice, NoticeKind, KEPT_FOR, MAX_DELIVERY_ATTEMPTS};
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
 pub use views::{MAX_IMPORT_BYTES, MAX_IMPORT_MOVES};
 

@@ -106,6 +106,34 @@ impl News {
     }
 }
 
+/// What became of one try to deliver a notice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    Delivered,
+    /// Failed for now (Discord down, slow, rate-limited): tried again later, less and less often.
+    Retry,
+    /// Can never be delivered (the bot was removed, the channel is gone): not tried again.
+    GiveUp,
+}
+
+impl From<bool> for Delivery {
+    fn from(delivered: bool) -> Delivery {
+        if delivered {
+            Delivery::Delivered
+        } else {
+            Delivery::Retry
+        }
+    }
+}
+
+/// Tries of a notice before it is given up.
+pub const MAX_DELIVERY_ATTEMPTS: i64 = 10;
+/// The wait after the first failed try; it doubles after each further one, up to six hours.
+const FIRST_RETRY: i64 = 60;
+const LAST_RETRY: i64 = 6 * 3600;
+/// Delivered and given-up notices, and answered challenges, are kept this long.
+pub const KEPT_FOR: i64 = 30 * super::DAY;
+
 /// News kept for delivery.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct Notice {
@@ -182,13 +210,66 @@ impl Service {
             .await?)
     }
 
-    /// Notices not yet delivered, oldest first.
+    /// Notices due for delivery (not delivered, not given up, not waiting for a retry), oldest
+    /// first.
     pub async fn pending_notices(&self) -> Result<Vec<Notice>, ServiceError> {
         Ok(sqlx::query_as(&format!(
-            "{NOTICE_SELECT} WHERE n.delivered_at IS NULL ORDER BY n.id"
+            "{NOTICE_SELECT} WHERE n.delivered_at IS NULL AND n.given_up_at IS NULL
+               AND n.next_try_at <= ? ORDER BY n.id"
         ))
+        .bind(self.now())
         .fetch_all(&self.pool)
         .await?)
+    }
+
+    /// Records how a try to deliver a notice went: delivered, to be tried again after a wait that
+    /// doubles each time (given up after [`MAX_DELIVERY_ATTEMPTS`]), or given up.
+    pub async fn tried(&self, notice: i64, how: Delivery) -> Result<(), ServiceError> {
+        let now = self.now();
+        match how {
+            Delivery::Delivered => return self.delivered(notice).await,
+            Delivery::Retry => {
+                sqlx::query(
+                    "UPDATE notices SET attempts = attempts + 1,
+                        next_try_at = ? + MIN(? << MIN(attempts, 20), ?),
+                        given_up_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE NULL END
+                     WHERE id = ?",
+                )
+                .bind(now)
+                .bind(FIRST_RETRY)
+                .bind(LAST_RETRY)
+                .bind(MAX_DELIVERY_ATTEMPTS)
+                .bind(now)
+                .bind(notice)
+                .execute(&self.pool)
+                .await?;
+            }
+            Delivery::GiveUp => {
+                sqlx::query(
+                    "UPDATE notices SET attempts = attempts + 1, given_up_at = ? WHERE id = ?",
+                )
+                .bind(now)
+                .bind(notice)
+                .execute(&self.pool)
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets what no longer matters: notices delivered or given up, and challenges answered or
+    /// lapsed, more than [`KEPT_FOR`] ago.
+    pub async fn prune(&self) -> Result<(), ServiceError> {
+        let before = self.now() - KEPT_FOR;
+        sqlx::query("DELETE FROM notices WHERE COALESCE(delivered_at, given_up_at) < ?")
+            .bind(before)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query("DELETE FROM challenges WHERE status != 'open' AND expires_at < ?")
+            .bind(before)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Marks a notice delivered.

@@ -1405,3 +1405,48 @@ async fn help_is_answered_at_once_while_twenty_large_imports_run() {
     );
     h.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notice_refused_for_good_is_given_up_not_retried_forever() {
+    let h = Harness::start("given-up").await;
+    let (game, thread) = h.game("tyr-11").await;
+    // The bot was removed: the thread and the channel are gone for it.
+    h.fake.delete_channel(thread);
+    h.fake.delete_channel(CHANNEL);
+    let tries = || {
+        h.fake
+            .calls()
+            .iter()
+            .filter(|c| c.method == "POST" && c.path.ends_with("/messages"))
+            .count()
+    };
+    let before = tries();
+    h.clock.advance(2 * DAY + 1);
+    // The reminder is tried (the thread, then the channel), then given up.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let given_up: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM notices WHERE game_id = ? AND given_up_at IS NOT NULL",
+        )
+        .bind(game)
+        .fetch_one(h.service.pool())
+        .await
+        .unwrap();
+        if given_up == 1 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the notice is given up"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let tried = tries() - before;
+    assert!((1..=2).contains(&tried), "{tried} posts");
+    // Many sweeps later (every 100 ms), and a day on, nothing more is tried.
+    h.clock.advance(DAY / 2);
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(tries() - before, tried, "no retries of a refused notice");
+    assert!(h.service.pending_notices().await.unwrap().is_empty());
+    h.shutdown().await;
+}

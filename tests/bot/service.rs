@@ -728,3 +728,51 @@ async fn challenges_cannot_be_used_to_pester() {
         "you have 5 open challenges, the most there may be: wait for answers or withdraw one"
     );
 }
+
+#[tokio::test]
+async fn a_failing_notice_is_retried_less_and_less_often_then_given_up_and_pruned() {
+    use taflbot::service::{Delivery, KEPT_FOR, MAX_DELIVERY_ATTEMPTS};
+    let (svc, clock) = service(":memory:").await;
+    let id = started(&svc).await;
+    let notice = svc
+        .leave_notice(id, &taflbot::service::News::Update)
+        .await
+        .unwrap();
+    let mut waits = Vec::new();
+    for _ in 0..MAX_DELIVERY_ATTEMPTS {
+        let due = svc.pending_notices().await.unwrap();
+        assert_eq!(due.len(), 1, "due again after its wait");
+        svc.tried(notice.id, Delivery::Retry).await.unwrap();
+        assert!(
+            svc.pending_notices().await.unwrap().is_empty(),
+            "not due at once"
+        );
+        let next: i64 = sqlx::query_scalar("SELECT next_try_at FROM notices WHERE id = ?")
+            .bind(notice.id)
+            .fetch_one(svc.pool())
+            .await
+            .unwrap();
+        waits.push(next - svc.now());
+        clock.set(next);
+    }
+    assert_eq!(&waits[..4], [60, 120, 240, 480]);
+    assert_eq!(*waits.last().unwrap(), 6 * 3600, "{waits:?}");
+    assert!(
+        svc.pending_notices().await.unwrap().is_empty(),
+        "given up after {MAX_DELIVERY_ATTEMPTS} tries"
+    );
+    // Kept a while for the record, then forgotten with old challenges.
+    clock.advance(KEPT_FOR + taflbot::service::CHALLENGE_LIFETIME);
+    svc.sweep().await.unwrap();
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM notices WHERE id = ?")
+        .bind(notice.id)
+        .fetch_one(svc.pool())
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
+    let challenges: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM challenges")
+        .fetch_one(svc.pool())
+        .await
+        .unwrap();
+    assert_eq!(challenges, 0, "the answered challenge is forgotten");
+}

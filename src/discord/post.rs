@@ -157,6 +157,17 @@ impl Reply {
         self
     }
 
+    /// The text as sent: never over Discord's 2,000 characters (a longer one is cut, and says so).
+    fn content(&self) -> String {
+        const MAX: usize = 2000;
+        if self.text.chars().count() <= MAX {
+            return self.text.clone();
+        }
+        let mut cut: String = self.text.chars().take(MAX - 1).collect();
+        cut.push('…');
+        cut
+    }
+
     fn allowed_mentions(&self) -> CreateAllowedMentions {
         CreateAllowedMentions::new().users(self.mention.iter().copied())
     }
@@ -186,7 +197,7 @@ impl Reply {
 
     fn as_response(&self) -> CreateInteractionResponseMessage {
         CreateInteractionResponseMessage::new()
-            .content(&self.text)
+            .content(self.content())
             .ephemeral(self.private)
             .allowed_mentions(self.allowed_mentions())
             .components(self.components())
@@ -195,7 +206,7 @@ impl Reply {
 
     fn as_followup(&self) -> CreateInteractionResponseFollowup {
         CreateInteractionResponseFollowup::new()
-            .content(&self.text)
+            .content(self.content())
             .ephemeral(self.private)
             .allowed_mentions(self.allowed_mentions())
             .components(self.components())
@@ -204,7 +215,7 @@ impl Reply {
 
     fn as_edit(&self) -> EditInteractionResponse {
         let mut edit = EditInteractionResponse::new()
-            .content(&self.text)
+            .content(self.content())
             .allowed_mentions(self.allowed_mentions())
             .components(self.components());
         for file in self.attachments() {
@@ -215,7 +226,7 @@ impl Reply {
 
     fn as_message(&self, nonce: &str) -> CreateMessage {
         CreateMessage::new()
-            .content(&self.text)
+            .content(self.content())
             .allowed_mentions(self.allowed_mentions())
             .components(self.components())
             .add_files(self.attachments())

@@ -34,14 +34,37 @@ pub enum ParseMoveError {
     EmptyCaptures,
 }
 
+/// At most this much of what was typed is quoted back.
+const QUOTED_CHARS: usize = 50;
+
+/// What was typed, as quoted in a sentence: at most [`QUOTED_CHARS`] characters, control
+/// characters shown as spaces.
+pub fn quoted(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(QUOTED_CHARS)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if text.chars().nth(QUOTED_CHARS).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseMoveError::Empty => write!(f, "write a move like e1-e5"),
+            ParseMoveError::Unexpected(rest) if rest.parse::<Square>().is_ok() => write!(
+                f,
+                "a move goes from one square to another; a Cavalry move with its corner is written with dashes, like c3-c7-d7"
+            ),
             ParseMoveError::NotASquare(s) => {
+                let s = quoted(s);
                 write!(f, "\"{s}\" is not a square; write a move like e1-e5")
             }
             ParseMoveError::MissingDestination(s) => {
+                let s = quoted(s);
                 write!(
                     f,
                     "\"{s}\" names only one square; write where the piece goes, like e1-e5"
@@ -55,7 +78,8 @@ impl fmt::Display for ParseMoveError {
             }
             ParseMoveError::Unexpected(rest) => write!(
                 f,
-                "could not read \"{rest}\"; write a move like e1-e5, or e5-e8xe9 with its captures"
+                "could not read \"{}\"; write a move like e1-e5, or e5-e8xe9 with its captures",
+                quoted(rest)
             ),
         }
     }

@@ -5,6 +5,7 @@
 
 use super::error::Ending;
 use super::{Challenge, GameSummary, GameView, News, Notice, Person, ServiceError};
+use crate::notation::quoted;
 use crate::render::reason_text;
 use crate::rules::{Outcome, Side, Variant};
 
@@ -292,12 +293,21 @@ pub fn games(whose: &Person, yours: bool, list: &[GameSummary], s: &dyn Style) -
     } else {
         format!("Games of {}:", s.name(whose))
     };
-    for g in list {
+    for (i, g) in list.iter().enumerate() {
+        let line = game_line(whose, yours, g, s);
+        // Room is kept for the last line, which says how many are left out.
+        if text.chars().count() + line.chars().count() + 40 > LIST_CHARS {
+            text.push_str(&format!("\n…and {} more.", list.len() - i));
+            break;
+        }
         text.push('\n');
-        text.push_str(&game_line(whose, yours, g, s));
+        text.push_str(&line);
     }
     text
 }
+
+/// The most characters of a list in one message (Discord allows 2,000).
+pub const LIST_CHARS: usize = 1900;
 
 /// "#3 TYR 11x11 vs bob: your move, deadline ...".
 pub fn game_line(whose: &Person, yours: bool, g: &GameSummary, s: &dyn Style) -> String {
@@ -385,7 +395,8 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         UnknownVariant(v) => {
             let ids: Vec<&str> = Variant::all().iter().map(|v| v.id).collect();
             format!(
-                "there is no variant \"{v}\"; the variants are {}",
+                "there is no variant \"{}\"; the variants are {}",
+                quoted(v),
                 ids.join(", ")
             )
         }
@@ -427,11 +438,15 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             option,
             given,
             expected,
-        } => format!("\"{given}\" is not {expected} (option {option})"),
+        } => format!(
+            "\"{}\" is not {expected} (option {})",
+            quoted(given),
+            quoted(option)
+        ),
         MissingOption { option, example } => {
             format!("the option {option} is needed, e.g. {}", s.code(example))
         }
-        UnknownCommand(c) => format!("there is no command \"{c}\"; help lists them"),
+        UnknownCommand(c) => format!("there is no command \"{}\"; help lists them", quoted(c)),
         BadImport(e) => format!("the move list does not replay: {e}"),
         ImportTooLong { moves, max } => format!(
             "the move list has {moves} moves; an import takes at most {max}"

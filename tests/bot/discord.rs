@@ -1450,3 +1450,71 @@ async fn a_notice_refused_for_good_is_given_up_not_retried_forever() {
     assert!(h.service.pending_notices().await.unwrap().is_empty());
     h.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_lists_and_long_input_stay_within_discords_limits() {
+    let h = Harness::start("limits").await;
+    let person = |m: Member| taflbot::service::Person::new(m.id.to_string(), m.name);
+    for _ in 0..60 {
+        let c = h
+            .service
+            .challenge(
+                &person(ALICE),
+                &person(BOB),
+                "copenhagen",
+                taflbot::service::SideChoice::Attackers,
+                None,
+                Some(&CHANNEL.to_string()),
+            )
+            .await
+            .unwrap();
+        h.service
+            .accept(&person(BOB), Some(c.id), None)
+            .await
+            .unwrap();
+    }
+    let games = h.slash(ALICE, CHANNEL, "games", &[]).await;
+    let content = games.content();
+    assert!(content.chars().count() <= 2000, "{}", content.len());
+    assert!(content.starts_with("Your games:"), "{content}");
+    assert!(content.ends_with("more."), "{content}");
+
+    // A move of 5,000 characters: the refusal quotes at most 50 of them.
+    let long = "z".repeat(5000);
+    let refused = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "move",
+            &[("move", s(&long)), ("game", Opt::Int(1))],
+        )
+        .await;
+    assert!(refused.private());
+    assert!(
+        refused.content().chars().count() < 200,
+        "{}",
+        refused.content()
+    );
+    assert!(
+        refused.content().contains("is not a square"),
+        "{}",
+        refused.content()
+    );
+
+    // Completing it: every choice within 100 characters.
+    let done = h
+        .fake
+        .ask(h.fake.autocomplete(
+            BOB,
+            CHANNEL,
+            "move",
+            &[("move", s(&long)), ("game", Opt::Int(1))],
+            "move",
+        ))
+        .await;
+    for c in done.json["data"]["choices"].as_array().unwrap() {
+        assert!(c["name"].as_str().unwrap().chars().count() <= 100, "{c}");
+        assert!(c["value"].as_str().unwrap().chars().count() <= 100, "{c}");
+    }
+    h.shutdown().await;
+}

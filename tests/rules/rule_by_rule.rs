@@ -681,3 +681,17 @@ fn the_first_mover_is_the_setups() {
         );
     }
 }
+
+#[test]
+fn unreadable_moves_say_how_to_write_them_and_quote_little() {
+    let v = Variant::by_id("standard-13").unwrap();
+    let start = taflbot::rules::Position::start(v);
+    let cavalry = read_move(&start, "c1c5d5").unwrap_err().to_string();
+    assert!(
+        cavalry.contains("a Cavalry move with its corner is written with dashes, like c3-c7-d7"),
+        "{cavalry}"
+    );
+    let long = format!("a1-a2x{}", "b".repeat(300));
+    let said = read_move(&start, &long).unwrap_err().to_string();
+    assert!(said.chars().count() < 150, "{said}");
+}

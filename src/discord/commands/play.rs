@@ -174,10 +174,11 @@ pub async fn legal_moves(ctx: AppContext<'_>, partial: &str) -> CreateAutocomple
                 .chars()
                 .take(100)
                 .collect();
-            let value = if partial.trim().is_empty() {
-                "?"
+            // A choice's value is at most 100 characters.
+            let value: String = if partial.trim().is_empty() {
+                "?".to_string()
             } else {
-                partial
+                partial.chars().take(100).collect()
             };
             vec![AutocompleteChoice::new(name, value)]
         }

@@ -14,6 +14,14 @@ impl Service {
         Ok(self.load(&mut conn, id).await?.view())
     }
 
+    /// The picture of a game as it stands, by id (for news delivered later).
+    pub async fn game_picture(&self, id: i64) -> Result<Vec<u8>, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let loaded = self.load(&mut conn, id).await?;
+        drop(conn);
+        self.picture(&loaded, false, Theme::Classic).await
+    }
+
     /// Records the thread a game is played in, or that it has none any more.
     pub async fn set_thread(&self, id: i64, thread: Option<&str>) -> Result<(), ServiceError> {
         let done = sqlx::query("UPDATE games SET thread = ? WHERE id = ?")

@@ -846,6 +846,10 @@ async fn failed_answers_are_retried_and_the_move_is_kept() {
         })
         .await;
     assert!(late.content.contains(&format!("{} played {mv}", who.name)));
+    assert!(
+        late.files.iter().any(|(name, _)| name.ends_with(".png")),
+        "a kept post keeps its picture"
+    );
     assert_eq!(h.moves_stored(game).await, 5);
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_eq!(
@@ -1516,5 +1520,66 @@ async fn long_lists_and_long_input_stay_within_discords_limits() {
         assert!(c["name"].as_str().unwrap().chars().count() <= 100, "{c}");
         assert!(c["value"].as_str().unwrap().chars().count() <= 100, "{c}");
     }
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_full_of_markup_shows_as_text_and_pings_no_one() {
+    const MALLORY: Member = Member {
+        id: 444_444_444_444_444_444,
+        name: "<@333333333333333333> [win](https://example.com) **@everyone**",
+    };
+    let h = Harness::start("markup").await;
+    let challenge = h
+        .slash(
+            MALLORY,
+            CHANNEL,
+            "challenge",
+            &[
+                ("opponent", Opt::User(BOB)),
+                ("variant", s("tablut")),
+                ("side", Opt::Int(0)),
+            ],
+        )
+        .await;
+    let content = challenge.content();
+    // The name is shown escaped: no mention of carol, no link, no bold, no @everyone.
+    assert!(!content.contains("<@333333333333333333>"), "{content}");
+    assert!(!content.contains("](https"), "{content}");
+    assert!(!content.contains("**@everyone**"), "{content}");
+    assert!(
+        content.contains("\\<@\u{200B}333333333333333333\\>"),
+        "{content}"
+    );
+    assert_eq!(challenge.pings(), [BOB.id.to_string()]);
+    let accept = challenge.buttons()[0].clone();
+    h.press(BOB, CHANNEL, &accept).await;
+    let opening = h
+        .fake
+        .wait_post("the opening board", |p| p.content.starts_with("Game #"))
+        .await;
+    assert!(!opening.pings.contains(&CAROL.id.to_string()));
+    // The reminder and the loss on time ping the players, never the name's "mention".
+    h.clock.advance(2 * DAY + 1);
+    let reminder = h
+        .fake
+        .wait_post("the reminder", |p| {
+            p.content.contains("waiting for your move")
+        })
+        .await;
+    assert_eq!(reminder.pings, [MALLORY.id.to_string()]);
+    h.clock.advance(DAY);
+    let timeout = h
+        .fake
+        .wait_post("the timeout", |p| p.content.contains("ran out of time"))
+        .await;
+    assert!(
+        !timeout.content.contains("<@333333333333333333>"),
+        "{}",
+        timeout.content
+    );
+    let mut pinged = timeout.pings.clone();
+    pinged.sort();
+    assert_eq!(pinged, [BOB.id.to_string(), MALLORY.id.to_string()]);
     h.shutdown().await;
 }

@@ -118,8 +118,10 @@ pub async fn run(
         write!(out, "> ")?;
         out.flush()?;
     }
-    for line in input.lines() {
-        let line = line?;
+    // Lines are read as bytes: one that is not UTF-8 is read as well as it can be, and the script
+    // goes on.
+    for line in input.split(b'\n') {
+        let line = String::from_utf8_lossy(&line?).into_owned();
         let trimmed = line.trim();
         if !trimmed.is_empty() && !trimmed.starts_with('#') {
             // The sweep writes its notices down; every notice not yet shown is shown, including

@@ -37,16 +37,40 @@ pub enum StoreError {
 /// Opens (creating if needed) the database named by `url`: a file path, a `sqlite:` URL, or
 /// `:memory:`, and brings its schema up to date.
 pub async fn open(url: &str) -> Result<SqlitePool, StoreError> {
+    // Two processes starting on a new file race to switch it to WAL and create the schema; SQLite
+    // may answer one of them "database is locked" at once instead of waiting. Trying again a few
+    // times, a little later each time, lets both start.
+    let mut wait = Duration::from_millis(20);
+    for _ in 0..8 {
+        match open_once(url).await {
+            Err(StoreError::Database(e)) if is_locked(&e) => {
+                tokio::time::sleep(wait).await;
+                wait *= 2;
+            }
+            other => return other,
+        }
+    }
+    open_once(url).await
+}
+
+fn is_locked(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .is_some_and(|d| d.message().contains("locked") || d.message().contains("busy"))
+}
+
+async fn open_once(url: &str) -> Result<SqlitePool, StoreError> {
     let memory = url == ":memory:" || url == "sqlite::memory:";
     let options = if memory {
         SqliteConnectOptions::from_str("sqlite::memory:")?
     } else {
-        let path = url
-            .strip_prefix("sqlite://")
-            .or_else(|| url.strip_prefix("sqlite:"))
-            .unwrap_or(url);
-        SqliteConnectOptions::new()
-            .filename(path)
+        // A `sqlite:` URL is read as one (its `?mode=rwc` and the like are options, not part of
+        // the file name); anything else is a path.
+        let options = if url.starts_with("sqlite:") {
+            SqliteConnectOptions::from_str(url)?
+        } else {
+            SqliteConnectOptions::new().filename(url)
+        };
+        options
             .create_if_missing(true)
             // WAL lets readers work beside the writer; NORMAL syncs at checkpoints, and a commit
             // survives the process being killed (it is in the WAL file, not in the process).

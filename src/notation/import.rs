@@ -18,7 +18,13 @@ pub struct ImportError {
 
 impl fmt::Display for ImportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "move {} ({}): {}", self.ply, self.text, self.why)
+        write!(
+            f,
+            "move {} ({}): {}",
+            self.ply,
+            super::quoted(&self.text),
+            self.why
+        )
     }
 }
 
@@ -39,6 +45,8 @@ fn names(squares: &[Square]) -> String {
 /// list names. Move numbers (`12.`) are skipped.
 pub fn import_moves(variant: &'static Variant, text: &str) -> Result<Game, ImportError> {
     let mut game = Game::new(variant);
+    // A file saved by some editors begins with a byte-order mark.
+    let text = text.trim_start_matches('\u{feff}');
     let words = text.split_whitespace().filter(|w| {
         !(w.ends_with('.') && w.trim_end_matches('.').bytes().all(|b| b.is_ascii_digit()))
     });

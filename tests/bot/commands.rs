@@ -191,6 +191,16 @@ async fn the_local_mode_imports_a_move_list() {
     );
     assert!(said.contains("3. g3-e3xe2"), "{said}");
     assert!(images.join("import.png").exists());
+    // A byte-order mark before the list is no move; control characters are not shown raw.
+    let (who, command) =
+        parse_line("carol import \u{feff}d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2").unwrap();
+    execute(&svc, &who, command, &images).await.unwrap();
+    let (who, command) = parse_line("carol import d1-d3 e5-e2 g1-g3\u{7}\u{1b}[2J").unwrap();
+    let said = execute(&svc, &who, command, &images)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(!said.chars().any(char::is_control), "{said:?}");
     let (who, command) = parse_line("carol import d1-d3 e5-e2 g1-g3 f4-c4 g3-e3").unwrap();
     let wrong = execute(&svc, &who, command, &images).await.unwrap_err();
     assert_eq!(

@@ -88,6 +88,35 @@ alice record game:1
         .expect("a picture path");
     assert_eq!(&std::fs::read(picture).unwrap()[1..4], b"PNG");
 
+    // A line that is not UTF-8 is refused, and the script goes on; numbers are read as options.
+    let out = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args([
+            "local",
+            "--db",
+            db.to_str().unwrap(),
+            "--images",
+            images.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(
+                b"carol challenge @dave variant:tablut\n\xff\xfe accept\ndave accept challenge:x\ndave accept challenge:2\n",
+            )?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("dave, carol challenges you"), "{text}");
+    assert!(lines[1].starts_with("error: "), "{text}");
+    assert_eq!(
+        lines[2], "error: \"x\" is not a challenge number (option challenge)",
+        "{text}"
+    );
+    assert!(lines[3].starts_with("dave accepted: game #2"), "{text}");
+
     // The same database, a new process: the game is still there.
     let out = Command::new(env!("CARGO_BIN_EXE_taflbot"))
         .args([

@@ -776,3 +776,33 @@ async fn a_failing_notice_is_retried_less_and_less_often_then_given_up_and_prune
         .unwrap();
     assert_eq!(challenges, 0, "the answered challenge is forgotten");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn many_openers_of_a_new_database_all_start_and_sqlite_urls_keep_their_options() {
+    let dir = std::env::temp_dir().join(format!("taflbot-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for round in 0..10 {
+        let url = dir
+            .join(format!("new-{round}.db"))
+            .to_str()
+            .unwrap()
+            .to_string();
+        let openers = (0..6).map(|_| store::open(&url));
+        for opened in futures_util::future::join_all(openers).await {
+            match opened {
+                Ok(pool) => pool.close().await,
+                Err(e) => panic!("round {round}: {e}"),
+            }
+        }
+    }
+    // A `sqlite:` URL's query is options, not part of the file's name.
+    let url = format!("sqlite://{}/with-mode.db?mode=rwc", dir.to_str().unwrap());
+    store::open(&url).await.unwrap().close().await;
+    assert!(dir.join("with-mode.db").exists());
+    assert!(std::fs::read_dir(&dir).unwrap().all(|f| !f
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .contains('?')));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

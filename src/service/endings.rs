@@ -51,10 +51,8 @@ impl Service {
         channel: Option<&str>,
         may_offer: bool,
     ) -> Result<(GameView, bool), ServiceError> {
-        let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
+        let (mut tx, mut loaded, me) = self.open_active(who, id, channel).await?;
         let id = loaded.row.id;
-        loaded.ensure_active()?;
-        let me = loaded.row.player_ids()[seat as usize];
         let agreed = matches!(loaded.row.draw_offer, Some(by) if by != me);
         if !agreed && !may_offer {
             return Err(ServiceError::NoDrawOffer(id));
@@ -84,10 +82,8 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
     ) -> Result<GameView, ServiceError> {
-        let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
+        let (mut tx, mut loaded, me) = self.open_active(who, id, channel).await?;
         let id = loaded.row.id;
-        loaded.ensure_active()?;
-        let me = loaded.row.player_ids()[seat as usize];
         match loaded.row.draw_offer {
             Some(by) if by != me => {}
             _ => return Err(ServiceError::NoDrawOffer(id)),
@@ -125,6 +121,19 @@ impl Service {
         loaded.row.status = GameStatus::Finished;
         loaded.row.result = GameResult::Aborted;
         Ok(loaded.view())
+    }
+
+    /// The game `who` means, going on, in a write transaction, with `who`'s player id.
+    async fn open_active(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<(sqlx::Transaction<'static, sqlx::Sqlite>, Loaded, i64), ServiceError> {
+        let (tx, loaded, seat) = self.open_game(who, id, channel, false).await?;
+        loaded.ensure_active()?;
+        let me = loaded.row.player_ids()[seat as usize];
+        Ok((tx, loaded, me))
     }
 
     /// Writes the ending the game has just reached (by agreement, resignation or time), if the

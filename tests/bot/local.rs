@@ -89,24 +89,11 @@ alice record game:1
     assert_eq!(&std::fs::read(picture).unwrap()[1..4], b"PNG");
 
     // A line that is not UTF-8 is refused, and the script goes on; numbers are read as options.
-    let out = Command::new(env!("CARGO_BIN_EXE_taflbot"))
-        .args([
-            "local",
-            "--db",
-            db.to_str().unwrap(),
-            "--images",
-            images.to_str().unwrap(),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            c.stdin.take().unwrap().write_all(
-                b"carol challenge @dave variant:tablut\n\xff\xfe accept\ndave accept challenge:x\ndave accept challenge:2\n",
-            )?;
-            c.wait_with_output()
-        })
-        .unwrap();
+    let out = local(
+        &db,
+        &images,
+        b"carol challenge @dave variant:tablut\n\xff\xfe accept\ndave accept challenge:x\ndave accept challenge:2\n",
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("dave, carol challenges you"), "{text}");
@@ -118,7 +105,18 @@ alice record game:1
     assert!(lines[3].starts_with("dave accepted: game #2"), "{text}");
 
     // The same database, a new process: the game is still there.
-    let out = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+    let out = local(&db, &images, b"bob board game:1\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("Game #1 is over: alice (attackers) won: resignation."),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs the local mode on `db` with `input` piped in.
+fn local(db: &std::path::Path, images: &std::path::Path, input: &[u8]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_taflbot"))
         .args([
             "local",
             "--db",
@@ -130,14 +128,8 @@ alice record game:1
         .stdout(Stdio::piped())
         .spawn()
         .and_then(|mut c| {
-            c.stdin.take().unwrap().write_all(b"bob board game:1\n")?;
+            c.stdin.take().unwrap().write_all(input)?;
             c.wait_with_output()
         })
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.starts_with("Game #1 is over: alice (attackers) won: resignation."),
-        "{text}"
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
+        .unwrap()
 }

@@ -159,7 +159,21 @@ pub struct Call<'a> {
     upload_limit: usize,
 }
 
-impl Call<'_> {
+impl<'a> Call<'a> {
+    /// The answering parts of an interaction; who, where and the limits are set by the caller.
+    fn of(http: &'a Http, bot: &'a Bot, id: serenity::InteractionId, token: &'a str) -> Call<'a> {
+        Call {
+            http,
+            bot,
+            who: Person::new("", ""),
+            channel: ChannelId::new(1),
+            responder: Responder::new(http, id, token, &bot.answers),
+            pressed: false,
+            bots: Vec::new(),
+            upload_limit: upload_limit(0),
+        }
+    }
+
     fn channel(&self) -> String {
         self.channel.to_string()
     }
@@ -303,13 +317,13 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
     let http = &ctx.serenity_context().http;
     let bot = ctx.data().as_ref();
     let c = Call {
-        http,
-        bot,
         who: member_person(&interaction.user, interaction.member.as_deref()),
         channel: interaction.channel_id,
-        responder: Responder::new(http, interaction.id, &interaction.token, &bot.answers),
         pressed: false,
         upload_limit: upload_limit(interaction.attachment_size_limit),
+        ..Call::of(http, bot, interaction.id, &interaction.token)
+    };
+    let c = Call {
         bots: ctx
             .args
             .iter()
@@ -318,6 +332,7 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
                 _ => None,
             })
             .collect(),
+        ..c
     };
     let name: &str = &ctx.command().name;
     let command = match options(name, ctx.args) {
@@ -378,14 +393,11 @@ fn options(
 /// A pressed button: the command it stands for, run for the presser.
 pub async fn pressed(http: &Http, bot: &Bot, press: &ComponentInteraction) {
     let c = Call {
-        http,
-        bot,
         who: member_person(&press.user, press.member.as_ref()),
         channel: press.channel_id,
-        responder: Responder::new(http, press.id, &press.token, &bot.answers),
         pressed: true,
         upload_limit: upload_limit(press.attachment_size_limit),
-        bots: Vec::new(),
+        ..Call::of(http, bot, press.id, &press.token)
     };
     match Button::parse(&press.data.custom_id) {
         Some(button) => run(&c, button.command()).await,

@@ -23,6 +23,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "fair sides and delivery",
         include_str!("../migrations/0003_fair_sides_and_delivery.sql"),
     ),
+    (4, "servers", include_str!("../migrations/0004_servers.sql")),
 ];
 
 /// Why the database could not be used.

@@ -83,8 +83,8 @@ impl Service {
         let expires_at = now + CHALLENGE_LIFETIME;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO challenges (challenger, challenged, variant, side, challenger_attacks, days,
-                                     channel, created_at, expires_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                                     guild, channel, created_at, expires_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(a)
         .bind(b)
@@ -92,6 +92,7 @@ impl Service {
         .bind(side)
         .bind(challenger_attacks)
         .bind(days as i64)
+        .bind(self.scope.guild())
         .bind(channel)
         .bind(now)
         .bind(expires_at)
@@ -199,6 +200,9 @@ impl Service {
                 ))
             }
         };
+        if !self.scope.sees(row.guild.as_deref()) {
+            return Err(ServiceError::NoSuchChallenge(Some(row.id)));
+        }
         if row.status != ChallengeStatus::Open {
             return Err(ServiceError::ChallengeClosed(row.id, row.status));
         }
@@ -251,9 +255,10 @@ impl Service {
         let days = c.days as u32;
         let deadline = now + c.days * DAY;
         let game_id: i64 = sqlx::query_scalar(
-            "INSERT INTO games (variant, start, attacker, defender, days, channel, thread, position,
-                                turn_started, deadline, remind_at, created_at, updated_at)
-             SELECT ?, ?, ?, ?, ?, channel, ?, ?, ?, ?, ?, ?, ? FROM challenges WHERE id = ? RETURNING id",
+            "INSERT INTO games (variant, start, attacker, defender, days, guild, channel, thread,
+                                position, turn_started, deadline, remind_at, created_at, updated_at)
+             SELECT ?, ?, ?, ?, ?, guild, channel, ?, ?, ?, ?, ?, ?, ? FROM challenges WHERE id = ?
+             RETURNING id",
         )
         .bind(c.variant)
         .bind(start)

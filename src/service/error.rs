@@ -52,6 +52,8 @@ pub enum ServiceError {
     BadImport(#[source] crate::notation::ImportError),
     ChallengeClosed(i64, ChallengeStatus),
     NoSuchGame(i64),
+    /// The game is played on another Discord server.
+    OtherServer(i64),
     NoGames,
     NoGameWaiting,
     SeveralGames(Vec<i64>),

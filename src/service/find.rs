@@ -102,6 +102,9 @@ impl Service {
             let Ok(row) = GameRow::from_row(r) else {
                 continue;
             };
+            if !self.scope.sees(row.guild.as_deref()) {
+                continue;
+            }
             let Ok(pos) = parse_position(row.variant.0, &row.position) else {
                 continue;
             };

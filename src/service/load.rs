@@ -147,6 +147,9 @@ impl Service {
             .fetch_optional(&mut *conn)
             .await?
             .ok_or(ServiceError::NoSuchGame(id))?;
+        if !self.scope.sees(row.guild.as_deref()) {
+            return Err(ServiceError::OtherServer(id));
+        }
         if row.status == GameStatus::Broken {
             return Err(ServiceError::Broken(id));
         }

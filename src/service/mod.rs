@@ -141,9 +141,42 @@ pub struct GameSummary {
     pub deadline: i64,
 }
 
+/// Where a use case is asked from, which decides the games it may see: a game belongs to the
+/// Discord server it was started in and is seen only there.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Scope {
+    /// The local mode, the sweeper and the tests: every game.
+    #[default]
+    Everywhere,
+    /// A Discord server: its own games (and games from before servers were recorded).
+    Server(String),
+    /// A direct message: no server, so no game.
+    Direct,
+}
+
+impl Scope {
+    /// Whether a game of `guild` (None: the local mode, or from before servers were kept) is seen.
+    fn sees(&self, guild: Option<&str>) -> bool {
+        match (self, guild) {
+            (Scope::Everywhere, _) | (_, None) => true,
+            (Scope::Server(here), Some(there)) => here == there,
+            (Scope::Direct, Some(_)) => false,
+        }
+    }
+
+    /// The server a new challenge is made in.
+    fn guild(&self) -> Option<&str> {
+        match self {
+            Scope::Server(g) => Some(g),
+            _ => None,
+        }
+    }
+}
+
 /// The service. Cheap to clone; share it between tasks.
 #[derive(Clone)]
 pub struct Service {
+    scope: Scope,
     pool: SqlitePool,
     clock: Arc<dyn Clock>,
     renderer: Arc<Renderer>,
@@ -162,6 +195,7 @@ fn cpu_places() -> usize {
 impl Service {
     pub fn new(pool: SqlitePool, clock: Arc<dyn Clock>) -> Service {
         Service {
+            scope: Scope::Everywhere,
             pool,
             clock,
             renderer: Arc::new(Renderer::new()),
@@ -186,6 +220,14 @@ impl Service {
         tokio::task::spawn_blocking(move || work(&renderer))
             .await
             .map_err(|e| ServiceError::Internal(e.to_string()))
+    }
+
+    /// The same service as seen from `scope`: games of other servers are refused and not listed.
+    pub fn scoped(&self, scope: Scope) -> Service {
+        Service {
+            scope,
+            ..self.clone()
+        }
     }
 
     pub fn pool(&self) -> &SqlitePool {

@@ -164,7 +164,7 @@ impl std::ops::Deref for VariantId {
 
 /// The columns of a game row with its two players, as [`GameRow`] reads them.
 pub const GAME_SELECT: &str =
-    "SELECT g.id, g.variant, g.start, g.days, g.channel, g.thread, g.status,
+    "SELECT g.id, g.variant, g.start, g.days, g.guild, g.channel, g.thread, g.status,
         g.result, g.reason, g.position, g.move_count, g.draw_offer, g.deadline,
         g.attacker, pa.key AS attacker_key, pa.name AS attacker_name,
         g.defender, pd.key AS defender_key, pd.name AS defender_name
@@ -177,6 +177,8 @@ pub struct GameRow {
     /// The start position string.
     pub start: String,
     pub days: i64,
+    /// The Discord server the game is played in.
+    pub guild: Option<String>,
     pub channel: Option<String>,
     pub thread: Option<String>,
     pub status: GameStatus,
@@ -236,7 +238,7 @@ impl GameRow {
 }
 
 /// The columns of a challenge row with its two players, as [`ChallengeRow`] reads them.
-pub const CHALLENGE_SELECT: &str = "SELECT c.id, c.variant, c.side, c.challenger_attacks, c.days, c.expires_at, c.status,
+pub const CHALLENGE_SELECT: &str = "SELECT c.id, c.variant, c.side, c.challenger_attacks, c.days, c.guild, c.expires_at, c.status,
         c.challenger, pa.key AS challenger_key, pa.name AS challenger_name,
         c.challenged, pb.key AS challenged_key, pb.name AS challenged_name
      FROM challenges c JOIN players pa ON pa.id = c.challenger JOIN players pb ON pb.id = c.challenged";
@@ -249,6 +251,7 @@ pub struct ChallengeRow {
     /// The side drawn for the challenger when the challenge was made.
     pub challenger_attacks: Option<bool>,
     pub days: i64,
+    pub guild: Option<String>,
     pub expires_at: i64,
     pub status: ChallengeStatus,
     pub challenger: i64,

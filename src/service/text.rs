@@ -455,6 +455,7 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             format!("challenge #{id} is no longer open ({})", status.as_str())
         }
         NoSuchGame(id) => format!("there is no game #{id}"),
+        OtherServer(id) => format!("game #{id} is played on another server, and is seen only there"),
         NoGames => "you have no game in progress".into(),
         NoGameWaiting => "no game is waiting for your move".into(),
         SeveralGames(list) => format!(

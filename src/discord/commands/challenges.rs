@@ -22,7 +22,6 @@ pub async fn challenge(
     }
     let channel = c.channel();
     let ch = c
-        .bot
         .service
         .challenge(&c.who, &opponent, variant, side, days, Some(&channel))
         .await?;
@@ -43,7 +42,7 @@ fn is_bot(c: &Call<'_>, p: &Person) -> bool {
 /// (which can take Discord a while), names it in the answer, and posts the opening board there.
 pub async fn accept(c: &Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
     let _working = c.bot.inflight.enter();
-    let mut view = c.bot.service.accept(&c.who, id, None).await?;
+    let mut view = c.service.accept(&c.who, id, None).await?;
     c.settle(Reply::text(text::accepted(&c.who, &view, STYLE)))
         .await;
     if let Some(thread) = open_thread(c, &view).await {
@@ -53,12 +52,7 @@ pub async fn accept(c: &Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
             tracing::warn!(game = view.id, error = %e, "could not name the thread in the answer");
         }
     }
-    let opening = match c
-        .bot
-        .service
-        .board(&c.who, Some(view.id), None, false)
-        .await
-    {
+    let opening = match c.service.board(&c.who, Some(view.id), None, false).await {
         Ok((_, png)) => png,
         Err(e) => {
             tracing::warn!(game = view.id, error = %e, "no opening picture");
@@ -96,7 +90,7 @@ async fn open_thread(c: &Call<'_>, view: &GameView) -> Option<String> {
             return None;
         }
     };
-    match c.bot.service.set_thread(view.id, Some(&thread)).await {
+    match c.service.set_thread(view.id, Some(&thread)).await {
         Ok(()) => Some(thread),
         Err(e) => {
             tracing::warn!(game = view.id, error = %e, "could not store the thread");
@@ -106,14 +100,14 @@ async fn open_thread(c: &Call<'_>, view: &GameView) -> Option<String> {
 }
 
 pub async fn decline(c: &Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
-    let ch = c.bot.service.decline(&c.who, id).await?;
+    let ch = c.service.decline(&c.who, id).await?;
     c.settle(Reply::text(text::declined(&c.who, &ch, STYLE)))
         .await;
     Ok(())
 }
 
 pub async fn cancel(c: &Call<'_>, id: Option<i64>) -> Result<(), ServiceError> {
-    let ch = c.bot.service.withdraw(&c.who, id).await?;
+    let ch = c.service.withdraw(&c.who, id).await?;
     c.answer(Reply::text(text::withdrawn(&c.who, &ch, STYLE)))
         .await;
     Ok(())

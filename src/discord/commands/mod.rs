@@ -23,7 +23,7 @@ use super::style::DiscordStyle;
 use super::{Bot, Error};
 use crate::commands::{Command, Kind, Spec, Value, COMMANDS, SIDES};
 use crate::service::text::{self, sentence};
-use crate::service::{GameView, News, Person, ServiceError};
+use crate::service::{GameView, News, Person, Scope, Service, ServiceError};
 
 pub use help::help_text;
 pub use play::matching_moves;
@@ -127,6 +127,14 @@ fn member_person(user: &User, member: Option<&Member>) -> Person {
     person(user, member.and_then(|m| m.nick.as_deref()))
 }
 
+/// The service as seen from where an interaction comes from: its server's games only.
+fn scoped(bot: &Bot, guild: Option<serenity::GuildId>) -> Service {
+    bot.service.scoped(match guild {
+        Some(g) => Scope::Server(g.to_string()),
+        None => Scope::Direct,
+    })
+}
+
 /// The upload limit Discord gives for an interaction (10 MiB when it gives none).
 fn upload_limit(given: u32) -> usize {
     match given {
@@ -148,6 +156,8 @@ fn user_ids<'a>(people: impl IntoIterator<Item = &'a Person>) -> Vec<serenity::U
 pub struct Call<'a> {
     http: &'a Http,
     bot: &'a Bot,
+    /// The service as seen from the server the interaction comes from.
+    service: Service,
     who: Person,
     channel: ChannelId,
     responder: Responder<'a>,
@@ -161,10 +171,17 @@ pub struct Call<'a> {
 
 impl<'a> Call<'a> {
     /// The answering parts of an interaction; who, where and the limits are set by the caller.
-    fn of(http: &'a Http, bot: &'a Bot, id: serenity::InteractionId, token: &'a str) -> Call<'a> {
+    fn of(
+        http: &'a Http,
+        bot: &'a Bot,
+        guild: Option<serenity::GuildId>,
+        id: serenity::InteractionId,
+        token: &'a str,
+    ) -> Call<'a> {
         Call {
             http,
             bot,
+            service: scoped(bot, guild),
             who: Person::new("", ""),
             channel: ChannelId::new(1),
             responder: Responder::new(http, id, token, &bot.answers),
@@ -321,7 +338,13 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
         channel: interaction.channel_id,
         pressed: false,
         upload_limit: upload_limit(interaction.attachment_size_limit),
-        ..Call::of(http, bot, interaction.id, &interaction.token)
+        ..Call::of(
+            http,
+            bot,
+            interaction.guild_id,
+            interaction.id,
+            &interaction.token,
+        )
     };
     let c = Call {
         bots: ctx
@@ -397,7 +420,7 @@ pub async fn pressed(http: &Http, bot: &Bot, press: &ComponentInteraction) {
         channel: press.channel_id,
         pressed: true,
         upload_limit: upload_limit(press.attachment_size_limit),
-        ..Call::of(http, bot, press.id, &press.token)
+        ..Call::of(http, bot, press.guild_id, press.id, &press.token)
     };
     match Button::parse(&press.data.custom_id) {
         Some(button) => run(&c, button.command()).await,

@@ -12,7 +12,7 @@ use crate::service::{News, ServiceError};
 pub async fn play(c: &Call<'_>, mv: &str, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let _working = c.bot.inflight.enter();
-    let service = c.bot.service.clone();
+    let service = c.service.clone();
     let who = c.who.clone();
     let played = service.play(&who, game, Some(&channel), mv).await?;
     c.publish(&played.view, played.news, Some(played.png)).await;
@@ -22,7 +22,7 @@ pub async fn play(c: &Call<'_>, mv: &str, game: Option<i64>) -> Result<(), Servi
 pub async fn end_turn(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let _working = c.bot.inflight.enter();
-    let played = c.bot.service.end_turn(&c.who, game, Some(&channel)).await?;
+    let played = c.service.end_turn(&c.who, game, Some(&channel)).await?;
     c.publish(&played.view, played.news, Some(played.png)).await;
     Ok(())
 }
@@ -30,7 +30,7 @@ pub async fn end_turn(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceErro
 pub async fn resign(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let _working = c.bot.inflight.enter();
-    let view = c.bot.service.resign(&c.who, game, Some(&channel)).await?;
+    let view = c.service.resign(&c.who, game, Some(&channel)).await?;
     let by = c.who.clone();
     c.publish(&view, News::Resigned { by }, None).await;
     Ok(())
@@ -39,7 +39,7 @@ pub async fn resign(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError>
 pub async fn abort(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let _working = c.bot.inflight.enter();
-    let view = c.bot.service.abort(&c.who, game, Some(&channel)).await?;
+    let view = c.service.abort(&c.who, game, Some(&channel)).await?;
     let by = c.who.clone();
     c.publish(&view, News::Aborted { by }, None).await;
     Ok(())
@@ -49,7 +49,7 @@ pub async fn abort(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> 
 pub async fn draw(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let _working = c.bot.inflight.enter();
-    let (view, agreed) = c.bot.service.draw(&c.who, game, Some(&channel)).await?;
+    let (view, agreed) = c.service.draw(&c.who, game, Some(&channel)).await?;
     let by = c.who.clone();
     let news = if agreed {
         News::DrawAgreed { by }
@@ -64,11 +64,7 @@ pub async fn draw(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
 pub async fn accept_draw(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
     let _working = c.bot.inflight.enter();
-    let view = c
-        .bot
-        .service
-        .accept_draw(&c.who, game, Some(&channel))
-        .await?;
+    let view = c.service.accept_draw(&c.who, game, Some(&channel)).await?;
     let by = c.who.clone();
     c.publish(&view, News::DrawAgreed { by }, None).await;
     Ok(())
@@ -76,11 +72,7 @@ pub async fn accept_draw(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceE
 
 pub async fn decline_draw(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
-    let view = c
-        .bot
-        .service
-        .decline_draw(&c.who, game, Some(&channel))
-        .await?;
+    let view = c.service.decline_draw(&c.who, game, Some(&channel)).await?;
     let by = c.who.clone();
     let said = text::news(&News::DrawDeclined { by }, &view, STYLE);
     c.settle(Reply::text(said)).await;
@@ -159,11 +151,11 @@ pub fn matching_moves(moves: &[String], typed: &str) -> Vec<String> {
 }
 
 pub async fn legal_moves(ctx: AppContext<'_>, partial: &str) -> CreateAutocompleteResponse {
-    let bot = ctx.data();
+    let service = super::scoped(ctx.data(), ctx.interaction.guild_id);
     let who = super::member_person(&ctx.interaction.user, ctx.interaction.member.as_deref());
     let game = option_int(ctx, "game");
     let channel = ctx.interaction.channel_id.to_string();
-    let choices = match bot.service.legal_moves(&who, game, Some(&channel)).await {
+    let choices = match service.legal_moves(&who, game, Some(&channel)).await {
         Ok((_, moves)) => matching_moves(&moves, partial)
             .into_iter()
             .map(|m| AutocompleteChoice::new(m.clone(), m))

@@ -12,7 +12,7 @@ use crate::service::{Person, ServiceError};
 
 pub async fn board(c: &Call<'_>, game: Option<i64>, flip: bool) -> Result<(), ServiceError> {
     let channel = c.channel();
-    let service = c.bot.service.clone();
+    let service = c.service.clone();
     let who = c.who.clone();
     let (view, png) = service.board(&who, game, Some(&channel), flip).await?;
     c.answer(Reply::text(text::status_line(&view, STYLE)).board(png))
@@ -23,7 +23,7 @@ pub async fn board(c: &Call<'_>, game: Option<i64>, flip: bool) -> Result<(), Se
 pub async fn games(c: &Call<'_>, player: Option<Person>) -> Result<(), ServiceError> {
     let whose = player.unwrap_or_else(|| c.who.clone());
     let yours = whose.key == c.who.key;
-    let list = c.bot.service.games(&whose).await?;
+    let list = c.service.games(&whose).await?;
     let said = text::games(&whose, yours, &list, STYLE);
     c.answer(Reply::private(said)).await;
     Ok(())
@@ -32,7 +32,7 @@ pub async fn games(c: &Call<'_>, player: Option<Person>) -> Result<(), ServiceEr
 pub async fn rules(c: &Call<'_>, variant: &str) -> Result<(), ServiceError> {
     let v = Variant::by_id(variant.trim())
         .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
-    let png = c.bot.service.start_picture(v).await?;
+    let png = c.service.start_picture(v).await?;
     c.answer(Reply::text(text::rules(v, STYLE)).board(png))
         .await;
     Ok(())
@@ -40,7 +40,7 @@ pub async fn rules(c: &Call<'_>, variant: &str) -> Result<(), ServiceError> {
 
 pub async fn record(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
-    let service = c.bot.service.clone();
+    let service = c.service.clone();
     let who = c.who.clone();
     let (view, _) = service.board(&who, game, Some(&channel), false).await?;
     let record = service.record(&who, Some(view.id), None).await?;
@@ -60,7 +60,7 @@ pub async fn record(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError>
 }
 
 pub async fn import(c: &Call<'_>, moves: &str, variant: &str) -> Result<(), ServiceError> {
-    let service = c.bot.service.clone();
+    let service = c.service.clone();
     // Room for the record and the final board beside the GIF.
     let room = c.upload_limit.saturating_sub(256 * 1024);
     let game = service.import(variant, moves, room).await?;
@@ -93,7 +93,8 @@ pub async fn variants(_ctx: AppContext<'_>, partial: &str) -> CreateAutocomplete
 pub async fn my_games(ctx: AppContext<'_>, partial: &str) -> CreateAutocompleteResponse {
     let who = super::member_person(&ctx.interaction.user, ctx.interaction.member.as_deref());
     let typed = partial.trim().trim_start_matches('#');
-    let games = ctx.data().service.games(&who).await.unwrap_or_default();
+    let service = super::scoped(ctx.data(), ctx.interaction.guild_id);
+    let games = service.games(&who).await.unwrap_or_default();
     let choices = games
         .iter()
         .filter(|g| g.id.to_string().starts_with(typed))

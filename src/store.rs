@@ -101,6 +101,10 @@ async fn open_once(url: &str) -> Result<SqlitePool, StoreError> {
 }
 
 /// Applies the migrations that the database has not seen, each in its own transaction.
+///
+/// The runner is our own rather than `sqlx::migrate!`: sqlx's migrator reads which migrations were
+/// applied before it takes SQLite's write lock, so two processes starting on a new file can both
+/// decide to apply the same one. Here the decision is made inside `BEGIN IMMEDIATE`.
 pub async fn migrate(pool: &SqlitePool) -> Result<(), StoreError> {
     sqlx::raw_sql(
         "CREATE TABLE IF NOT EXISTS schema_migrations (

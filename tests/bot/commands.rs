@@ -209,3 +209,19 @@ async fn the_local_mode_imports_a_move_list() {
     );
     std::fs::remove_dir_all(&images).unwrap();
 }
+
+#[test]
+fn one_day_is_one_day() {
+    let c = taflbot::service::Challenge {
+        id: 7,
+        challenger: local("alice"),
+        challenged: local("bob"),
+        variant: taflbot::rules::Variant::by_id("tablut").unwrap(),
+        side: SideChoice::Random,
+        days: 1,
+        expires_at: 1_800_000_000,
+    };
+    let said = taflbot::service::text::challenge_made(&c, &taflbot::service::text::Plain);
+    assert!(said.contains(", 1 day per move."), "{said}");
+    assert!(said.ends_with("open until 2027-01-15 08:00 UTC."), "{said}");
+}

@@ -170,24 +170,24 @@ pub struct Call<'a> {
 }
 
 impl<'a> Call<'a> {
-    /// The answering parts of an interaction; who, where and the limits are set by the caller.
-    fn of(
+    /// A call from `who` in `channel` of `guild`, answered through the interaction `id`/`token`.
+    fn new(
         http: &'a Http,
         bot: &'a Bot,
-        guild: Option<serenity::GuildId>,
-        id: serenity::InteractionId,
-        token: &'a str,
+        (who, channel, guild): (Person, ChannelId, Option<serenity::GuildId>),
+        (id, token): (serenity::InteractionId, &'a str),
+        upload_limit_given: u32,
     ) -> Call<'a> {
         Call {
             http,
             bot,
             service: scoped(bot, guild),
-            who: Person::new("", ""),
-            channel: ChannelId::new(1),
+            who,
+            channel,
             responder: Responder::new(http, id, token, &bot.answers),
             pressed: false,
             bots: Vec::new(),
-            upload_limit: upload_limit(0),
+            upload_limit: upload_limit(upload_limit_given),
         }
     }
 
@@ -333,30 +333,25 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
     let interaction = ctx.interaction;
     let http = &ctx.serenity_context().http;
     let bot = ctx.data().as_ref();
-    let c = Call {
-        who: member_person(&interaction.user, interaction.member.as_deref()),
-        channel: interaction.channel_id,
-        pressed: false,
-        upload_limit: upload_limit(interaction.attachment_size_limit),
-        ..Call::of(
-            http,
-            bot,
+    let mut c = Call::new(
+        http,
+        bot,
+        (
+            member_person(&interaction.user, interaction.member.as_deref()),
+            interaction.channel_id,
             interaction.guild_id,
-            interaction.id,
-            &interaction.token,
-        )
-    };
-    let c = Call {
-        bots: ctx
-            .args
-            .iter()
-            .filter_map(|a| match &a.value {
-                serenity::ResolvedValue::User(u, _) if u.bot => Some(u.id),
-                _ => None,
-            })
-            .collect(),
-        ..c
-    };
+        ),
+        (interaction.id, &interaction.token),
+        interaction.attachment_size_limit,
+    );
+    c.bots = ctx
+        .args
+        .iter()
+        .filter_map(|a| match &a.value {
+            serenity::ResolvedValue::User(u, _) if u.bot => Some(u.id),
+            _ => None,
+        })
+        .collect();
     let name: &str = &ctx.command().name;
     let command = match options(name, ctx.args) {
         Ok(given) => Command::parse(name, &given),
@@ -415,13 +410,18 @@ fn options(
 
 /// A pressed button: the command it stands for, run for the presser.
 pub async fn pressed(http: &Http, bot: &Bot, press: &ComponentInteraction) {
-    let c = Call {
-        who: member_person(&press.user, press.member.as_ref()),
-        channel: press.channel_id,
-        pressed: true,
-        upload_limit: upload_limit(press.attachment_size_limit),
-        ..Call::of(http, bot, press.guild_id, press.id, &press.token)
-    };
+    let mut c = Call::new(
+        http,
+        bot,
+        (
+            member_person(&press.user, press.member.as_ref()),
+            press.channel_id,
+            press.guild_id,
+        ),
+        (press.id, &press.token),
+        press.attachment_size_limit,
+    );
+    c.pressed = true;
     match Button::parse(&press.data.custom_id) {
         Some(button) => run(&c, button.command()).await,
         None => {

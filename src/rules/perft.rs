@@ -2,7 +2,8 @@
 //!
 //! A ply is one move. After a capture that could be continued (berserk), the next ply is either a
 //! continuation by the same piece or, with the turn ended, a move of the opponent: ending the turn
-//! is not a ply of its own. A move that ends the game is counted and not expanded.
+//! is not a ply of its own. Only sequences of exactly `depth` plies count, as other engines count
+//! them: a move that ends the game is a leaf at the last ply and adds nothing at an earlier one.
 
 use super::position::Position;
 
@@ -20,11 +21,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         for &m in &moves {
             let mut next = pos.clone();
             next.play_unchecked(m);
-            sum += if next.is_over() {
-                1
-            } else {
-                perft(&next, depth - 1)
-            };
+            if !next.is_over() {
+                sum += perft(&next, depth - 1);
+            }
         }
         sum
     };

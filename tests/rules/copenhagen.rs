@@ -5,7 +5,7 @@ use crate::common;
 
 use common::{play, pos, refusal};
 use taflbot::notation::import_moves;
-use taflbot::rules::{perft, Outcome, Position, Reason, Side, Variant};
+use taflbot::rules::{perft, Move, Outcome, Position, Reason, Side, Variant};
 
 fn copenhagen() -> &'static Variant {
     Variant::by_id("copenhagen").unwrap()
@@ -218,4 +218,23 @@ fn the_corpus_record_format_imports() {
     );
     let illegal = import_moves(copenhagen(), "d1-d3 d3-d1").unwrap_err();
     assert_eq!(illegal.ply, 2);
+}
+
+#[test]
+fn perft_counts_only_sequences_of_the_full_length() {
+    // The defenders' king can reach a corner at once: those moves end the game.
+    let start = pos("copenhagen", "d", "Kc1 tf8 tg8 th8 Tk6");
+    let moves = start.legal_moves();
+    let (ending, going_on): (Vec<&Move>, Vec<&Move>) = moves.iter().partition(|m| {
+        let (next, _) = start.play(**m).unwrap();
+        next.outcome().is_some()
+    });
+    assert!(!ending.is_empty(), "a move ends the game");
+    assert_eq!(perft(&start, 1), moves.len() as u64);
+    // At depth 2 a finished game adds nothing: only the replies to the other moves count.
+    let replies: u64 = going_on
+        .iter()
+        .map(|m| start.play(**m).unwrap().0.legal_moves().len() as u64)
+        .sum();
+    assert_eq!(perft(&start, 2), replies);
 }

@@ -122,6 +122,13 @@ impl std::fmt::Debug for Played {
     }
 }
 
+/// A game to take away: where it stands, its record, and a GIF of it when one fits.
+pub struct Exported {
+    pub view: GameView,
+    pub record: String,
+    pub gif: Option<Vec<u8>>,
+}
+
 /// A game read from a move list.
 pub struct Imported {
     pub record: String,

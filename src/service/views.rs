@@ -2,7 +2,7 @@
 //! game, and a move list from elsewhere replayed and shown (nothing stored).
 
 use super::load::Loaded;
-use super::{text, GameSummary, GameView, Imported, Person, Service, ServiceError};
+use super::{text, Exported, GameSummary, GameView, Imported, Person, Service, ServiceError};
 use crate::notation::write_record;
 use crate::render::{Scene, Theme};
 use crate::rules::Variant;
@@ -81,40 +81,33 @@ impl Service {
         channel: Option<&str>,
     ) -> Result<String, ServiceError> {
         let loaded = self.meant(who, id, channel).await?;
-        let [a, d] = loaded.row.players();
-        let game = loaded.row.id.to_string();
-        let tags = [
-            ("Game", game.as_str()),
-            ("Attackers", a.name.as_str()),
-            ("Defenders", d.name.as_str()),
-        ];
-        Ok(write_record(&loaded.game, &tags))
+        Ok(record_text(&loaded))
     }
 
-    /// The whole game as an animated GIF, or nothing when the file would pass `max_bytes`
-    /// (Discord's upload limit where it is shown).
-    pub async fn gif(
+    /// A game to take away, loaded once: where it stands, its record, and the whole game as an
+    /// animated GIF unless record and GIF together would pass `max_bytes` (the upload limit where
+    /// it is shown).
+    pub async fn export(
         &self,
         who: &Person,
         id: Option<i64>,
         channel: Option<&str>,
         max_bytes: usize,
-    ) -> Result<Option<Vec<u8>>, ServiceError> {
+    ) -> Result<Exported, ServiceError> {
         let loaded = self.meant(who, id, channel).await?;
+        let record = record_text(&loaded);
+        let room = max_bytes.saturating_sub(record.len());
+        let view = loaded.view();
         let [a, d] = loaded.row.players();
         let game = loaded.game;
-        self.cpu(move |renderer| {
-            renderer
-                .gif_within(
-                    &game,
-                    Theme::Classic,
-                    false,
-                    Some([a.name, d.name]),
-                    max_bytes,
-                )
-                .ok()
-        })
-        .await
+        let gif = self
+            .cpu(move |renderer| {
+                renderer
+                    .gif_within(&game, Theme::Classic, false, Some([a.name, d.name]), room)
+                    .ok()
+            })
+            .await?;
+        Ok(Exported { view, record, gif })
     }
 
     /// A variant's start position as a picture.
@@ -161,6 +154,18 @@ impl Service {
         })
         .await?
     }
+}
+
+/// A game's record with its number and players as tags.
+fn record_text(loaded: &Loaded) -> String {
+    let [a, d] = loaded.row.players();
+    let game = loaded.row.id.to_string();
+    let tags = [
+        ("Game", game.as_str()),
+        ("Attackers", a.name.as_str()),
+        ("Defenders", d.name.as_str()),
+    ];
+    write_record(&loaded.game, &tags)
 }
 
 /// The most moves an import takes (an aagenielsen.dk game rarely passes 300).

@@ -20,26 +20,7 @@ alice games
 bob resign
 alice record game:1
 ";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_taflbot"))
-        .args([
-            "local",
-            "--db",
-            db.to_str().unwrap(),
-            "--images",
-            images.to_str().unwrap(),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = local(&db, &images, script.as_bytes());
     assert!(
         out.status.success(),
         "{}",
@@ -126,6 +107,7 @@ fn local(db: &std::path::Path, images: &std::path::Path, input: &[u8]) -> std::p
         ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .and_then(|mut c| {
             c.stdin.take().unwrap().write_all(input)?;

@@ -40,20 +40,15 @@ pub async fn rules(c: &Call<'_>, variant: &str) -> Result<(), ServiceError> {
 
 pub async fn record(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
-    let service = c.service.clone();
-    let who = c.who.clone();
-    let (view, _) = service.board(&who, game, Some(&channel), false).await?;
-    let record = service.record(&who, Some(view.id), None).await?;
     // The files together must fit the upload limit of the place the answer goes.
-    let room = c.upload_limit.saturating_sub(record.len() + 4096);
-    let gif = service.gif(&who, Some(view.id), None, room).await?;
-    let mut reply = Reply::text(text::record_of(
-        view.id,
-        gif.is_none().then_some(c.upload_limit),
-    ))
-    .file(&format!("game-{}.txt", view.id), record.into_bytes());
-    if let Some(gif) = gif {
-        reply = reply.file(&format!("game-{}.gif", view.id), gif);
+    let room = c.upload_limit.saturating_sub(4096);
+    let done = c.service.export(&c.who, game, Some(&channel), room).await?;
+    let id = done.view.id;
+    let left_out = done.gif.is_none().then_some(c.upload_limit);
+    let mut reply = Reply::text(text::record_of(id, left_out))
+        .file(&format!("game-{id}.txt"), done.record.into_bytes());
+    if let Some(gif) = done.gif {
+        reply = reply.file(&format!("game-{id}.gif"), gif);
     }
     c.answer(reply).await;
     Ok(())

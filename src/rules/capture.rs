@@ -77,7 +77,7 @@ impl After<'_> {
         match v.rules.king_capture {
             KingCapture::Custodian => self.hostile(king.step(dir), Side::Defenders),
             KingCapture::FourSides => self.attackers_around(king) == 4,
-            KingCapture::Cartier => {
+            KingCapture::NearThrone => {
                 let near_throne = v
                     .centre
                     .is_some_and(|c| c == king || Dir::ALL.iter().any(|d| king.step(*d) == c));

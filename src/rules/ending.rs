@@ -49,9 +49,18 @@ impl Position {
             return Some(Outcome::win(Side::Attackers, Reason::Encircled));
         }
         if !self.has_move() {
-            return Some(Outcome::win(self.turn.other(), Reason::NoMoves));
+            return Some(self.stuck());
         }
         None
+    }
+
+    /// The outcome when the side to move has no legal move: it loses, or in some variants draws.
+    pub(super) fn stuck(&self) -> Outcome {
+        if self.variant.rules.no_move_draws {
+            Outcome::draw(Reason::NoMoves)
+        } else {
+            Outcome::win(self.turn.other(), Reason::NoMoves)
+        }
     }
 
     /// Copenhagen's exit fort, after a defenders' move: the king stands on the edge with room to

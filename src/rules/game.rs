@@ -38,7 +38,7 @@ pub struct Game {
     seen: HashMap<u64, u32>,
     /// An ending the board does not show: repetition, agreement, resignation, time.
     ending: Option<Outcome>,
-    /// Per side, for [`Repetition::Perpetual`]: the back-and-forth pairs repeated in a row, and
+    /// Per side, for [`Repetition::Perpetual`] and its either-side form: the back-and-forth pairs repeated in a row, and
     /// whether the side is halfway through the next pair.
     shuttles: [(u32, bool); 2],
 }
@@ -180,8 +180,9 @@ impl Game {
 
     /// [`Repetition::Perpetual`]: `mover`'s move repeats, without a capture, the move they made two
     /// turns ago; every second such repetition completes a pair. Any other move starts the count
-    /// again. Defenders who complete three pairs in a row lose.
-    fn count_shuttle(&mut self, mover: Side) {
+    /// again. Defenders who complete three pairs in a row lose; where the rule holds for either
+    /// side, so do attackers.
+    fn count_shuttle(&mut self, mover: Side, either_side: bool) {
         let n = self.turns.len();
         let single = |t: &Turn| match t.moves.as_slice() {
             [only] if only.captures.is_empty() => Some(only.mv),
@@ -201,8 +202,8 @@ impl Game {
             *pairs = 0;
             *halfway = false;
         }
-        if mover == Side::Defenders && *pairs >= 3 {
-            self.ending = Some(Outcome::win(Side::Attackers, Reason::Repetition));
+        if (mover == Side::Defenders || either_side) && *pairs >= 3 {
+            self.ending = Some(Outcome::win(mover.other(), Reason::Repetition));
         }
     }
 
@@ -212,8 +213,11 @@ impl Game {
             return;
         }
         let repetition = self.variant().rules.repetition;
-        if repetition == Repetition::Perpetual {
-            self.count_shuttle(mover);
+        if matches!(
+            repetition,
+            Repetition::Perpetual | Repetition::PerpetualEitherSide
+        ) {
+            self.count_shuttle(mover, repetition == Repetition::PerpetualEitherSide);
             return;
         }
         let count = self.seen.entry(self.position.hash()).or_insert(0);
@@ -227,12 +231,12 @@ impl Game {
                 _ => None,
             };
         }
-        // Where repetition forbids moves, it may forbid every move: the side is stuck and loses.
+        // Where repetition forbids moves, it may forbid every move: the side is stuck.
         if repetition == Repetition::Illegal
             && self.ending.is_none()
             && self.legal_moves().is_empty()
         {
-            self.ending = Some(Outcome::win(self.position.turn().other(), Reason::NoMoves));
+            self.ending = Some(self.position.stuck());
         }
     }
 

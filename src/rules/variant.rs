@@ -13,7 +13,9 @@ pub enum Family {
     SeaBattle,
     Tablut,
     SaveTheStandard,
+    /// Copenhagen and Fetlar: 11x11, corner escape, a strong king.
     Copenhagen,
+    Brandubh,
 }
 
 /// How the king (or cargo ship) is captured.
@@ -23,9 +25,9 @@ pub enum KingCapture {
     Custodian,
     /// Attackers on all four sides (so never on the edge).
     FourSides,
-    /// Cartier's Tablut: four on the throne, three beside it (the throne closes the fourth), two
-    /// elsewhere.
-    Cartier,
+    /// Four attackers on the throne, three beside it (the throne closes the fourth), two
+    /// elsewhere: Tablut (both readings) and Brandubh.
+    NearThrone,
     /// Copenhagen: four sides, or three and the throne; never on the edge.
     Copenhagen,
 }
@@ -73,6 +75,9 @@ pub enum Repetition {
     /// Copenhagen as played on aagenielsen.dk: defenders who shuttle the same move back and forth
     /// (a repeated pair of non-capturing moves) three times in a row lose.
     Perpetual,
+    /// As `Perpetual`, for either side: the side that shuttles three times in a row loses
+    /// (Brandubh, as the `hnefatafl` crate's Federation Brandubh plays it).
+    PerpetualEitherSide,
 }
 
 /// The rule switches of a variant.
@@ -93,6 +98,8 @@ pub struct Rules {
     pub shieldwall: bool,
     pub exit_fort: bool,
     pub repetition: Repetition,
+    /// A side left without a legal move draws instead of losing (Linnaeus' Tablut).
+    pub no_move_draws: bool,
     /// Save the Standard: two fields, a river, turns of a defending and an attacking move.
     pub armies: bool,
 }
@@ -475,6 +482,7 @@ const TAFL: Rules = Rules {
     shieldwall: false,
     exit_fort: false,
     repetition: Repetition::DefendersLose,
+    no_move_draws: false,
     armies: false,
 };
 
@@ -497,7 +505,7 @@ const SEA_BATTLE: Rules = Rules {
     ..TAFL
 };
 const TABLUT: Rules = Rules {
-    king_capture: KingCapture::Cartier,
+    king_capture: KingCapture::NearThrone,
     throne: Some(Throne::Cartier),
     repetition: Repetition::Illegal,
     ..TAFL
@@ -521,6 +529,34 @@ const COPENHAGEN: Rules = Rules {
     exit_fort: true,
     repetition: Repetition::Perpetual,
     ..TAFL
+};
+
+/// Tablut as Linnaeus' account is read by the `hnefatafl` crate: Cartier's board, moves and
+/// captures, but games that cannot be won are drawn.
+const LINNAEUS: Rules = Rules {
+    repetition: Repetition::Draw,
+    no_move_draws: true,
+    ..TABLUT
+};
+
+/// Brandubh as the `hnefatafl` crate's Federation Brandubh preset plays it.
+const BRANDUBH: Rules = Rules {
+    king_capture: KingCapture::NearThrone,
+    escape: Escape::Corner,
+    throne: Some(Throne::Copenhagen),
+    corners: true,
+    encirclement: true,
+    repetition: Repetition::PerpetualEitherSide,
+    ..TAFL
+};
+
+/// Fetlar Hnefatafl (the Fetlar Hnefatafl Panel's rules): Copenhagen without shieldwalls or exit
+/// forts, and repetition draws.
+const FETLAR: Rules = Rules {
+    shieldwall: false,
+    exit_fort: false,
+    repetition: Repetition::Draw,
+    ..COPENHAGEN
 };
 
 const COPENHAGEN_SUMMARY: &str = "The rules of aagenielsen.dk and hnefatafl.org. Attackers move first. Only \
@@ -551,6 +587,25 @@ const TABLUT_SUMMARY: &str = "Cartier's rules. Muscovites (attackers) move first
 the throne e5, not even the king once he has left it. The empty throne is hostile to both sides. The king is \
 armed; he is captured by four attackers on the throne, three beside it, two elsewhere, and escapes on any edge \
 square. A move that would repeat a position for the third time is illegal.";
+const LINNAEUS_SUMMARY: &str = "Tablut as Linnaeus' account is most often read today. Board, moves and \
+captures as in Cartier's `tablut`: attackers first, nobody stops on or passes the throne e5 (the king may not \
+return), the empty throne is hostile to both sides, the king is armed and is captured by four attackers on the \
+throne, three beside it, two elsewhere, and escapes on any edge square. Games that cannot be won are drawn: a \
+position reached for the third time is a draw, and so is a side left without a move.";
+const BRANDUBH_SUMMARY: &str = "The Irish 7x7 game: 8 attackers against 4 defenders and an armed king. \
+Attackers move first. Only the king may stop on the throne d4 or a corner; any piece passes the empty throne. \
+The corners are hostile to all, the king included; the throne to the attackers always and to the defenders when \
+empty. The king is captured by four attackers on the throne, three beside it (the throne closing the fourth), \
+two elsewhere (or one against a corner). The defenders win when the king reaches a corner; the attackers win by \
+capturing him or by encirclement. A side that shuttles the same pair of moves back and forth three times in a \
+row loses; so does a side with no move.";
+const FETLAR_SUMMARY: &str = "The rules of the Fetlar Hnefatafl Panel (2007). Copenhagen's board and start; \
+attackers move first. Only the king may stop on the throne f6 or a corner; any piece passes the empty throne. \
+Custodian capture; the king is armed. The corners are hostile to all, the throne to the attackers always and \
+to the defenders when empty. The king is captured on four sides, or three and the throne, never on the edge. \
+The defenders win when the king reaches a corner; the attackers win by capturing him or by encircling every \
+defender. No shieldwall and no exit fort. A position reached for the third time is a draw; a side with no move \
+loses.";
 const STANDARD_SUMMARY: &str = "Two armies, two home fields, a river with three bridges. Gold opens with one \
 attacking move; then each turn is a defending move (a piece in its own field) and an attacking move (a piece in \
 the enemy field). Only Infantry crosses bridges; Infantry may not stop on a Hill or Haven. Cavalry may end a \
@@ -603,7 +658,13 @@ pub const TABLE: &[Row] = &[
         "5ttttt5/6ttt6/7t7/7t7/7T7/t5TTT5t/tt3T1T1T3tt/ttttTTTKTTTtttt/tt3T1T1T3tt/t5TTT5t/7T7/7t7/7t7/6ttt6/5ttttt5 a"),
     row!("tablut", "Tablut (Cartier)", Tablut, 9 x 9, TABLUT, TABLUT_SUMMARY,
         "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a"),
+    row!("tablut-linnaeus", "Tablut (Linnaeus)", Tablut, 9 x 9, LINNAEUS, LINNAEUS_SUMMARY,
+        "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a"),
+    row!("brandubh", "Brandubh 7x7", Brandubh, 7 x 7, BRANDUBH, BRANDUBH_SUMMARY,
+        "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a"),
     row!("copenhagen", "Copenhagen Hnefatafl 11x11", Copenhagen, 11 x 11, COPENHAGEN, COPENHAGEN_SUMMARY,
+        "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a"),
+    row!("fetlar", "Fetlar Hnefatafl 11x11", Copenhagen, 11 x 11, FETLAR, FETLAR_SUMMARY,
         "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a"),
     row!("standard-7", "Save the Standard 7", SaveTheStandard, 7 x 15, STANDARD, STANDARD_SUMMARY,
         "3H3/3i3/I2i2I/IIisiII/I2i2I/3i3/3H3/7/3h3/3I3/i2I2i/iiISIii/i2I2i/3I3/3h3 g slot:attacking"),

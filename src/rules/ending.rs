@@ -54,9 +54,10 @@ impl Position {
         None
     }
 
-    /// The outcome when the side to move has no legal move: it loses, or in some variants draws.
+    /// The outcome when the side to move has no legal move: it loses, or in some variants draws,
+    /// unless it has no piece left at all: then it lost them all and loses.
     pub(super) fn stuck(&self) -> Outcome {
-        if self.variant.rules.no_move_draws {
+        if self.variant.rules.no_move_draws && !self.pieces[self.turn.index()].is_empty() {
             Outcome::draw(Reason::NoMoves)
         } else {
             Outcome::win(self.turn.other(), Reason::NoMoves)

@@ -591,7 +591,7 @@ const LINNAEUS_SUMMARY: &str = "Tablut as Linnaeus' account is most often read t
 captures as in Cartier's `tablut`: attackers first, nobody stops on or passes the throne e5 (the king may not \
 return), the empty throne is hostile to both sides, the king is armed and is captured by four attackers on the \
 throne, three beside it, two elsewhere, and escapes on any edge square. Games that cannot be won are drawn: a \
-position reached for the third time is a draw, and so is a side left without a move.";
+position reached for the third time is a draw, and so is a side left with pieces but no move.";
 const BRANDUBH_SUMMARY: &str = "The Irish 7x7 game: 8 attackers against 4 defenders and an armed king. \
 Attackers move first. Only the king may stop on the throne d4 or a corner; any piece passes the empty throne. \
 The corners are hostile to all, the king included; the throne to the attackers always and to the defenders when \

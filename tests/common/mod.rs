@@ -59,6 +59,14 @@ pub fn refusal(p: &Position, text: &str) -> String {
     }
 }
 
+/// Plays moves written as text in a game, each of which must be legal.
+pub fn shuffle(game: &mut taflbot::rules::Game, moves: &[&str]) {
+    for text in moves {
+        let (m, _) = read_move(game.position(), text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        game.play(m).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+}
+
 pub fn sq(name: &str) -> Square {
     name.parse().unwrap()
 }

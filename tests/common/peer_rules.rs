@@ -1,5 +1,6 @@
 //! The `hnefatafl` crate's rulesets closest to ours, shared by the differential test and the
 //! benchmarks.
+#![allow(dead_code)]
 
 use hnefatafl::collections::PieceSet;
 use hnefatafl::pieces::{Side as HSide, BASIC_PIECES};
@@ -62,4 +63,30 @@ pub const SEA_BATTLE: Ruleset = Ruleset {
     repetition_rule: None,
     draw_on_no_plays: false,
     linnaean_capture: false,
+};
+
+/// Linnaeus' Tablut: hnefatafl's own preset, its repetition rule left out (positions are
+/// compared without their history).
+pub const LINNAEUS: Ruleset = Ruleset {
+    repetition_rule: None,
+    ..hnefatafl::preset::rules::TABLUT
+};
+
+/// Brandubh: hnefatafl's Federation Brandubh preset, its repetition rule left out.
+pub const BRANDUBH: Ruleset = Ruleset {
+    repetition_rule: None,
+    ..hnefatafl::preset::rules::BRANDUBH
+};
+
+/// Copenhagen in hnefatafl's preset, its repetition rule left out.
+pub const COPENHAGEN: Ruleset = Ruleset {
+    repetition_rule: None,
+    ..hnefatafl::preset::rules::COPENHAGEN
+};
+
+/// Fetlar: Copenhagen without shieldwall or exit fort.
+pub const FETLAR: Ruleset = Ruleset {
+    shieldwall: None,
+    exit_fort: false,
+    ..COPENHAGEN
 };

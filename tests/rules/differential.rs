@@ -1,6 +1,9 @@
 //! Differential test of our rules core against the MIT crate `hnefatafl` 0.0.2 (a separate,
-//! independently written tafl engine), for Tablut (Cartier's rules, RULES.md §3) and Sea Battle
-//! 9/11/13/15 (RULES.md §2).
+//! independently written tafl engine), for Tablut (Cartier's rules, RULES.md §3, and Linnaeus'
+//! as hnefatafl's own preset), Brandubh (hnefatafl's Federation Brandubh preset), Copenhagen and
+//! Fetlar (its Copenhagen preset, without shieldwall and exit fort for Fetlar) and Sea Battle
+//! 9/11/13/15 (RULES.md §2). Perft from random mid-game positions is compared too, for every
+//! variant but Sea Battle.
 //!
 //! Seeded random playouts run in our engine; every position on the way is written as a position
 //! string, converted to hnefatafl's FEN and side to move, and checked square by square. In each
@@ -16,16 +19,18 @@
 //!   the anvil, but captures when it moves) is the closest. So when the cargo ship moves, ours must
 //!   capture nothing, hnefatafl may only capture next to the landing square, and the captures,
 //!   board and outcome of that move are compared only when hnefatafl also captured nothing.
-//! - Encirclement (Sea Battle, RULES.md §2.6: no defender can reach the edge) has no counterpart:
-//!   hnefatafl's enclosure win needs every defender inside the king's enclosed area and no
-//!   attacker of its boundary capturable. It is switched off there; where we declare an
-//!   encirclement, hnefatafl must report no result (or the defenders having no move).
+//! - Encirclement (no defender can reach the edge): hnefatafl's enclosure win needs every
+//!   defender inside the king's enclosed area and no attacker of its boundary capturable. For
+//!   Sea Battle it is switched off, and where we declare an encirclement hnefatafl must report no
+//!   result (or the defenders having no move). Brandubh, Copenhagen and Fetlar keep it on and the
+//!   two must agree; no position of the runs has told the two readings apart.
 //! - Repetition: we judge repeated positions (Tablut: a third repetition is an illegal move; Sea
 //!   Battle: a defenders' third repetition loses); hnefatafl counts a side repeating its move of
 //!   four plies before. Not compared: its rule is switched off and we compare bare positions,
 //!   which carry no history.
 //! - No legal move: Cartier's Tablut and Sea Battle both make the stuck side lose. hnefatafl's
-//!   Tablut preset draws instead (and draws on repetition); our Tablut ruleset overrides both.
+//!   Tablut preset draws instead (and draws on repetition): our Cartier ruleset overrides both,
+//!   and our `tablut-linnaeus` draws as it does.
 //! - hnefatafl ends the game when a side has lost all its pieces (`AllCaptured`); we have no such
 //!   reason: all defenders gone means the king was captured, all attackers gone means they have
 //!   no move. The test maps its outcome to ours that way.
@@ -42,25 +47,25 @@
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-use hnefatafl::aliases::{LargeBasicBoardState, MediumBasicBoardState};
+use hnefatafl::aliases::{LargeBasicBoardState, MediumBasicBoardState, SmallBasicBoardState};
 use hnefatafl::board::state::BoardState;
 use hnefatafl::collections::PieceMap;
 use hnefatafl::game::logic::GameLogic;
 use hnefatafl::game::state::GameState;
-use hnefatafl::game::{GameOutcome, WinReason};
+use hnefatafl::game::{DrawReason, GameOutcome, GameStatus, WinReason};
 use hnefatafl::pieces::{PieceType, Side as HSide};
 use hnefatafl::play::Play;
 use hnefatafl::rules::Ruleset;
 use hnefatafl::tiles::Tile;
 use taflbot::notation::canonical;
-use taflbot::rules::random::Rng;
+use taflbot::rules::random::{playout, Rng};
 use taflbot::rules::{
-    parse_position, write_position, Move, MoveKind, Outcome, Position, Reason, Role, Side, Square,
-    Variant,
+    parse_position, perft, write_position, Escape, Move, MoveKind, Outcome, Position, Reason, Role,
+    Side, Square, Variant,
 };
 
 use crate::peer_rules;
-use peer_rules::{CARTIER, SEA_BATTLE};
+use peer_rules::{BRANDUBH, CARTIER, COPENHAGEN, FETLAR, LINNAEUS, SEA_BATTLE};
 
 /// An outcome in terms both engines can state.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -68,8 +73,8 @@ enum Norm {
     Ongoing,
     KingCaptured,
     KingEscaped,
-    /// The side to move next has no move; the winner is given.
-    NoMoves(Side),
+    /// The side to move next has no move; the winner is given (None: a draw).
+    NoMoves(Option<Side>),
     /// Ours only (Sea Battle).
     Encircled,
 }
@@ -80,7 +85,7 @@ fn norm_ours(outcome: Option<Outcome>) -> Norm {
         Some(o) => match (o.reason, o.winner) {
             (Reason::KingCaptured, Some(Side::Attackers)) => Norm::KingCaptured,
             (Reason::KingEscaped, Some(Side::Defenders)) => Norm::KingEscaped,
-            (Reason::NoMoves, Some(w)) => Norm::NoMoves(w),
+            (Reason::NoMoves, winner) => Norm::NoMoves(winner),
             (Reason::Encircled, Some(Side::Attackers)) => Norm::Encircled,
             _ => panic!("a position cannot end the game with {o:?}"),
         },
@@ -104,6 +109,8 @@ struct Pair<B: BoardState> {
     logic: GameLogic<B>,
     n: u8,
     sea_battle: bool,
+    /// Whether hnefatafl's enclosure win is switched on, to be compared with our encirclement.
+    enclosure: bool,
 }
 
 /// What was checked, for the report.
@@ -118,6 +125,8 @@ struct Stats {
     capturing_moves: usize,
     ship_moves_skipped: usize,
     encirclements_ours_only: usize,
+    /// Encirclements both engines declared.
+    encirclements: usize,
     king_captured: usize,
     king_escaped: usize,
     no_moves: usize,
@@ -146,6 +155,7 @@ impl<B: BoardState> Pair<B> {
             logic: GameLogic::new(rules, n),
             n,
             sea_battle: id.starts_with("sea-battle"),
+            enclosure: rules.enclosure_win.is_some(),
         }
     }
 
@@ -158,8 +168,18 @@ impl<B: BoardState> Pair<B> {
         Square::new(t.col, self.n - 1 - t.row).expect("tile on the board")
     }
 
-    fn on_edge(&self, sq: Square) -> bool {
-        sq.file() == 0 || sq.rank() == 0 || sq.file() == self.n - 1 || sq.rank() == self.n - 1
+    /// Whether the king escapes on `sq` in this variant.
+    fn escapes_on(&self, sq: Square) -> bool {
+        let last = self.n - 1;
+        match self.variant.rules.escape {
+            Escape::Edge => {
+                sq.file() == 0 || sq.rank() == 0 || sq.file() == last || sq.rank() == last
+            }
+            Escape::Corner => {
+                (sq.file() == 0 || sq.file() == last) && (sq.rank() == 0 || sq.rank() == last)
+            }
+            Escape::None => false,
+        }
     }
 
     /// hnefatafl's state from our position string, checked square by square against `pos`.
@@ -237,13 +257,17 @@ impl<B: BoardState> Pair<B> {
             Some(GameOutcome::Win(WinReason::AllCaptured, HSide::Attacker)) => Norm::KingCaptured,
             // All attackers gone: checked before the escape, and leaves them without a move.
             Some(GameOutcome::Win(WinReason::AllCaptured, HSide::Defender)) => {
-                if king_moved && self.on_edge(to) {
+                if king_moved && self.escapes_on(to) {
                     Norm::KingEscaped
                 } else {
-                    Norm::NoMoves(Side::Defenders)
+                    Norm::NoMoves(Some(Side::Defenders))
                 }
             }
-            Some(GameOutcome::Win(WinReason::NoPlays, s)) => Norm::NoMoves(our_side(s)),
+            Some(GameOutcome::Win(WinReason::NoPlays, s)) => Norm::NoMoves(Some(our_side(s))),
+            Some(GameOutcome::Draw(DrawReason::NoPlays)) => Norm::NoMoves(None),
+            Some(GameOutcome::Win(WinReason::Enclosed, HSide::Attacker)) if self.enclosure => {
+                Norm::Encircled
+            }
             Some(other) => return Err(other),
         })
     }
@@ -347,11 +371,11 @@ impl<B: BoardState> Pair<B> {
                     at(text, pos, m)
                 )
             });
-        if our_outcome == Norm::Encircled {
+        if our_outcome == Norm::Encircled && !self.enclosure {
             assert!(
                 matches!(
                     their_outcome,
-                    Norm::Ongoing | Norm::NoMoves(Side::Attackers)
+                    Norm::Ongoing | Norm::NoMoves(Some(Side::Attackers))
                 ),
                 "{id}: we see an encirclement, hnefatafl {their_outcome:?}: {}",
                 at(text, pos, m)
@@ -369,6 +393,7 @@ impl<B: BoardState> Pair<B> {
             Norm::KingCaptured => stats.king_captured += 1,
             Norm::KingEscaped => stats.king_escaped += 1,
             Norm::NoMoves(_) => stats.no_moves += 1,
+            Norm::Encircled if self.enclosure => stats.encirclements += 1,
             _ => {}
         }
         if our_outcome == Norm::Ongoing {
@@ -469,6 +494,26 @@ fn tablut_matches_hnefatafl() {
 }
 
 #[test]
+fn tablut_linnaeus_matches_hnefatafl() {
+    run::<MediumBasicBoardState>("tablut-linnaeus", LINNAEUS, 1000, 200);
+}
+
+#[test]
+fn brandubh_matches_hnefatafl() {
+    run::<SmallBasicBoardState>("brandubh", BRANDUBH, 3000, 200);
+}
+
+#[test]
+fn copenhagen_matches_hnefatafl() {
+    run::<MediumBasicBoardState>("copenhagen", COPENHAGEN, 200, 300);
+}
+
+#[test]
+fn fetlar_matches_hnefatafl() {
+    run::<MediumBasicBoardState>("fetlar", FETLAR, 200, 300);
+}
+
+#[test]
 fn sea_battle_9_matches_hnefatafl() {
     run::<MediumBasicBoardState>("sea-battle-9", SEA_BATTLE, 600, 200);
 }
@@ -486,6 +531,66 @@ fn sea_battle_13_matches_hnefatafl() {
 #[test]
 fn sea_battle_15_matches_hnefatafl() {
     run::<LargeBasicBoardState>("sea-battle-15", SEA_BATTLE, 100, 200);
+}
+
+/// hnefatafl's perft, counted as ours is: sequences of exactly `depth` plies, a finished game
+/// adding nothing past its own ply.
+fn their_perft<B: BoardState>(logic: &GameLogic<B>, state: &GameState<B>, depth: u32) -> u64 {
+    let mut total = 0;
+    for from in state.board.occupied_by_side(state.side_to_play) {
+        for vp in logic.iter_plays(from, state).expect("an occupied tile") {
+            if depth == 1 {
+                total += 1;
+                continue;
+            }
+            let next = logic.do_valid_play(vp, *state).new_state;
+            if next.status == GameStatus::Ongoing {
+                total += their_perft(logic, &next, depth - 1);
+            }
+        }
+    }
+    total
+}
+
+/// Perft to `depth` from `positions` seeded random mid-game positions (8 to 47 plies from the
+/// start, games still going) in both engines. Returns the number of move sequences compared.
+fn perft_from_midgame<B: BoardState>(id: &str, rules: Ruleset, positions: u64, depth: u32) -> u64 {
+    let pair = Pair::<B>::new(id, rules);
+    let mut compared = 0;
+    let (mut seed, mut found) = (id.bytes().map(u64::from).sum::<u64>() << 20, 0);
+    while found < positions {
+        seed += 1;
+        let mut rng = Rng::new(seed);
+        let plies = 8 + rng.below(40);
+        let pos = playout(&Position::start(pair.variant), &mut rng, plies, |_, _| {});
+        if pos.is_over() {
+            continue;
+        }
+        found += 1;
+        let text = write_position(&pos);
+        let state = pair.state(&text, &pos);
+        for d in 1..=depth {
+            let ours = perft(&pos, d);
+            let theirs = their_perft(&pair.logic, &state, d);
+            assert_eq!(ours, theirs, "{id}: perft {d} of `{text}` (left ours)");
+            compared += ours;
+        }
+    }
+    compared
+}
+
+#[test]
+fn perft_from_midgame_positions_matches_hnefatafl() {
+    // Sea Battle is left out: hnefatafl cannot state its unarmed ship or its encirclement.
+    let counted = [
+        perft_from_midgame::<MediumBasicBoardState>("tablut", CARTIER, 12, 3),
+        perft_from_midgame::<MediumBasicBoardState>("tablut-linnaeus", LINNAEUS, 12, 3),
+        perft_from_midgame::<SmallBasicBoardState>("brandubh", BRANDUBH, 20, 4),
+        perft_from_midgame::<MediumBasicBoardState>("copenhagen", COPENHAGEN, 6, 3),
+        perft_from_midgame::<MediumBasicBoardState>("fetlar", FETLAR, 6, 3),
+    ];
+    println!("move sequences compared: {counted:?}");
+    assert!(counted.iter().all(|&n| n > 10_000), "{counted:?}");
 }
 
 /// Checks one hand-made position in both engines (the legal moves, and every legal move played
@@ -552,7 +657,7 @@ fn tablut_throne_cases_match_hnefatafl() {
     // A side left without a move loses (hnefatafl's Tablut preset would call it a draw).
     assert_eq!(
         t("9/9/4t4/3tTt3/t2TKTt2/3tTt3/4t4/9/9 a", "a5-c5"),
-        "a5-c5 NoMoves(Attackers)"
+        "a5-c5 NoMoves(Some(Attackers))"
     );
     // The king escapes on any edge square.
     assert_eq!(t("9/9/9/9/9/9/2K6/9/t8 d", "c3-c1"), "c3-c1 KingEscaped");
@@ -583,6 +688,60 @@ fn sea_battle_ship_cases_match_hnefatafl() {
     // The last attacker captured: hnefatafl says AllCaptured, we say the attackers cannot move.
     assert_eq!(
         s("9/1K7/9/9/9/9/1Tt4T1/9/9 d", "h3-d3"),
-        "h3-d3xc3 NoMoves(Defenders)"
+        "h3-d3xc3 NoMoves(Some(Defenders))"
+    );
+}
+
+/// Brandubh's throne, corners, king and encirclement, in both engines.
+#[test]
+fn brandubh_cases_match_hnefatafl() {
+    let b = |pieces: &str, side: &str, mv: &str| {
+        let text = crate::common::position_string("brandubh", side, pieces);
+        fixed::<SmallBasicBoardState>("brandubh", BRANDUBH, &text, mv)
+    };
+    // Away from the throne two attackers capture the king; this one passes the empty throne.
+    assert_eq!(b("Kc2 tb2 td6", "a", "d6-d2"), "d6-d2xc2 KingCaptured");
+    // A corner stands in for the second attacker, against the king too.
+    assert_eq!(b("Kb1 tc3 Tf6", "a", "c3-c1"), "c3-c1xb1 KingCaptured");
+    assert_eq!(b("Tb1 tc3 Kf6", "a", "c3-c1"), "c3-c1xb1");
+    // Beside the throne: three attackers and the throne; two are not enough.
+    assert_eq!(b("Kd5 tc5 te5 ta6", "a", "a6-d6"), "a6-d6xd5 KingCaptured");
+    assert_eq!(b("Kd5 tc5 ta6 Tg3", "a", "a6-d6"), "a6-d6");
+    // On the throne: four attackers; three are not enough.
+    assert_eq!(
+        b("Kd4 tc4 te4 td5 ta3", "a", "a3-d3"),
+        "a3-d3xd4 KingCaptured"
+    );
+    assert_eq!(b("Kd4 tc4 te4 ta3", "a", "a3-d3"), "a3-d3");
+    // The empty throne is hostile to a defender; the king's throne is not, and he is armed on it.
+    assert_eq!(b("Td5 ta6 Kf2", "a", "a6-d6"), "a6-d6xd5");
+    assert_eq!(b("Kd4 Td5 ta6", "a", "a6-d6"), "a6-d6");
+    assert_eq!(b("Kd4 td5 Ta6 tg6", "d", "a6-d6"), "a6-d6xd5");
+    // The king goes back to his throne, and escapes only to a corner.
+    assert_eq!(b("Kd6 tb7 tg2", "d", "d6-d4"), "d6-d4");
+    assert_eq!(b("Kb2 tb7 tg2", "d", "b2-b1"), "b2-b1");
+    assert_eq!(b("Kb1 tb7 tg2", "d", "b1-a1"), "b1-a1 KingEscaped");
+    // The attackers close a ring around every defender: an encirclement in both engines.
+    assert_eq!(
+        b("Kd4 Td5 Td3 tc3 tc4 tc5 te3 te4 te5 td6 ta2", "a", "a2-d2"),
+        "a2-d2 Encircled"
+    );
+}
+
+/// Linnaeus' Tablut ends games that cannot be won as draws, where Cartier's makes them losses.
+#[test]
+fn linnaeus_cases_match_hnefatafl() {
+    let l = |text: &str, mv: &str| {
+        fixed::<MediumBasicBoardState>("tablut-linnaeus", LINNAEUS, text, mv)
+    };
+    // The defenders, walled in, have no move after a5-c5: a draw.
+    assert_eq!(
+        l("9/9/4t4/3tTt3/t2TKTt2/3tTt3/4t4/9/9 a", "a5-c5"),
+        "a5-c5 NoMoves(None)"
+    );
+    // A side that lost its last piece has lost, not drawn.
+    assert_eq!(
+        l("9/1K7/9/9/9/9/1Tt4T1/9/9 d", "h3-d3"),
+        "h3-d3xc3 NoMoves(Some(Defenders))"
     );
 }

@@ -7,8 +7,11 @@ mod common;
 #[path = "../common/peer_rules.rs"]
 mod peer_rules;
 
+mod brandubh;
 mod copenhagen;
 mod differential;
+mod fetlar;
+mod linnaeus;
 mod properties;
 mod records;
 mod rule_by_rule;

@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use common::{play, pos, refusal, sq};
+use common::{play, pos, refusal, shuffle, sq};
 use taflbot::notation::read_move;
 use taflbot::rules::{Game, Outcome, Reason, Role, Side, Variant};
 
@@ -431,13 +431,6 @@ fn a_flipped_v_man_acts_for_its_new_side() {
 }
 
 // ----- repetition -----
-
-fn shuffle(game: &mut Game, moves: &[&str]) {
-    for text in moves {
-        let (m, _) = read_move(game.position(), text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        game.play(m).unwrap_or_else(|e| panic!("{text}: {e}"));
-    }
-}
 
 #[test]
 fn a_third_repetition_by_the_defenders_loses_in_tyr() {

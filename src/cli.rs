@@ -103,12 +103,14 @@ pub fn perft_counts(
     Ok(out)
 }
 
-pub fn replay(
+/// The game from `position` (or the start) after `turns`, each a whole turn but the last, which
+/// may leave a chain or a slot open. A turn that cannot be played is an error with status 1.
+fn replayed(
     variant: &'static Variant,
     position: Option<&str>,
     turns: &[String],
     json: bool,
-) -> Result<String, CliError> {
+) -> Result<Game, CliError> {
     let start = start_position(variant, position)?;
     let mut game = Game::from_position(start);
     for (i, turn) in turns.iter().enumerate() {
@@ -141,6 +143,16 @@ pub fn replay(
             });
         }
     }
+    Ok(game)
+}
+
+pub fn replay(
+    variant: &'static Variant,
+    position: Option<&str>,
+    turns: &[String],
+    json: bool,
+) -> Result<String, CliError> {
+    let game = replayed(variant, position, turns, json)?;
     let pos = game.position();
     let outcome = game.outcome();
     let turn_list: Vec<Value> = game
@@ -224,19 +236,7 @@ pub fn render(
             names.join(", ")
         ))
     })?;
-    let mut game = Game::from_position(start_position(variant, position)?);
-    for (i, turn) in replay_turns.iter().enumerate() {
-        let end = if i + 1 == replay_turns.len() {
-            TurnEnd::MayStayOpen
-        } else {
-            TurnEnd::Whole
-        };
-        play_turn(&mut game, turn, end).map_err(|e| CliError {
-            status: 1,
-            text: format!("turn {} (\"{turn}\"): {}", i + 1, e.error),
-            json: false,
-        })?;
-    }
+    let game = replayed(variant, position, replay_turns, false)?;
     let renderer = Renderer::new();
     // A file named .gif gets a GIF even without --gif.
     let gif = gif
@@ -260,4 +260,126 @@ pub fn import(variant: &'static Variant, text: &str) -> Result<String, CliError>
     let game =
         notation::import_moves(variant, moves).map_err(|e| CliError::message(e.to_string()))?;
     Ok(notation::write_record(&game, &[]))
+}
+
+/// How `taflbot ai` should think: a level, or limits of its own.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AiOptions {
+    pub level: Option<u8>,
+    pub time_ms: Option<u64>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub seed: u64,
+}
+
+impl AiOptions {
+    fn settings(&self) -> Result<crate::engine::Settings, String> {
+        use crate::engine::{Limits, Settings, LEVELS};
+        let own = self.time_ms.is_some() || self.nodes.is_some() || self.depth.is_some();
+        match self.level {
+            Some(_) if own => {
+                Err("give a level or limits (--time-ms, --nodes, --depth), not both".into())
+            }
+            Some(level) if !LEVELS.contains(&level) => Err(format!(
+                "the level is {} to {}, not {level}",
+                LEVELS.start(),
+                LEVELS.end()
+            )),
+            Some(level) => Ok(Settings::level(level, self.seed)),
+            None if own => Ok(Settings {
+                limits: Limits {
+                    depth: self.depth,
+                    nodes: self.nodes,
+                    time: self.time_ms.map(std::time::Duration::from_millis),
+                },
+                ..Settings::depth(1)
+            }),
+            None => Ok(Settings::level(crate::engine::DEFAULT_LEVEL, self.seed)),
+        }
+    }
+}
+
+/// The engine's turn in a position: the moves as `replay` takes them, the score, the depth, the
+/// nodes searched and the line it expects.
+pub fn ai(
+    variant: &'static Variant,
+    position: Option<&str>,
+    turns: &[String],
+    options: AiOptions,
+    json: bool,
+) -> Result<String, CliError> {
+    use crate::engine::{take, think, Step};
+    let fail = |message: String| {
+        if json {
+            CliError {
+                status: 1,
+                text: json!({ "error": message }).to_string() + "\n",
+                json: true,
+            }
+        } else {
+            CliError {
+                status: 1,
+                text: message,
+                json: false,
+            }
+        }
+    };
+    let settings = options.settings().map_err(CliError::plain)?;
+    let game = match replayed(variant, position, turns, json) {
+        Err(e) if json && !e.json => return Err(fail(e.text)),
+        other => other?,
+    };
+    if let Some(o) = game.outcome() {
+        return Err(fail(format!(
+            "the game is over: {} ({})",
+            status_name(variant, Some(o)),
+            o.reason.as_str()
+        )));
+    }
+    let thought = think(&game, &settings).map_err(|e| fail(e.to_string()))?;
+    // The steps written out, each in the position it is played in.
+    let written = |steps: &[Step]| -> Vec<String> {
+        let mut g = game.clone();
+        let mut out = Vec::new();
+        for &step in steps {
+            if let Step::Move(m) = step {
+                out.push(canonical(g.position(), m));
+            }
+            if take(&mut g, step).is_err() {
+                break;
+            }
+        }
+        out
+    };
+    let turn = written(&thought.turn);
+    let pv = written(&thought.pv);
+    // Plies to the end, as the engine side's own moves: positive when it wins.
+    let mate_in = thought.won_in.map(|p| (p.abs() + 1) / 2 * p.signum());
+    let score = thought.won_in.is_none().then_some(thought.score);
+    if json {
+        let obj = json!({
+            "turn": turn,
+            "score": score,
+            "mate_in": mate_in,
+            "depth": thought.depth,
+            "nodes": thought.nodes,
+            "nps": thought.nps(),
+            "pv": pv,
+        });
+        return Ok(obj.to_string() + "\n");
+    }
+    let judged = match (score, mate_in) {
+        (_, Some(n)) if n > 0 => format!("wins in {n}"),
+        (_, Some(n)) => format!("loses in {}", -n),
+        (Some(cp), None) => format!("score {cp:+}"),
+        (None, None) => String::new(),
+    };
+    Ok(format!(
+        "{}\n{judged}, depth {}, {} nodes, {} nodes/s\npv: {}\n",
+        turn.join(" "),
+        thought.depth,
+        thought.nodes,
+        thought.nps(),
+        pv.join(" ")
+    ))
 }

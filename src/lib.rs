@@ -1,6 +1,7 @@
 pub mod cli;
 pub mod commands;
 pub mod discord;
+pub mod engine;
 pub mod local;
 pub mod notation;
 pub mod render;

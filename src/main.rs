@@ -94,6 +94,34 @@ enum Command {
         position: Option<String>,
         depth: u32,
     },
+    /// The engine's turn: from a position (or the start) after the given turns.
+    Ai {
+        #[arg(long)]
+        variant: String,
+        #[arg(long)]
+        position: Option<String>,
+        /// Turns to play first, each as `replay` takes them.
+        #[arg(long, num_args = 1.., allow_hyphen_values = true)]
+        replay: Vec<String>,
+        /// Strength, 1 (weakest) to 5; 3 unless limits are given.
+        #[arg(long)]
+        level: Option<u8>,
+        /// Stop after this many milliseconds.
+        #[arg(long)]
+        time_ms: Option<u64>,
+        /// Stop after this many positions.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Search this many plies deep.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Seed for the weaker levels' chance.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn run(args: Args) -> Result<String, cli::CliError> {
@@ -130,6 +158,32 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             position,
             depth,
         } => cli::perft_counts(cli::variant(&variant)?, position.as_deref(), depth),
+        Command::Ai {
+            variant,
+            position,
+            replay,
+            level,
+            time_ms,
+            nodes,
+            depth,
+            seed,
+            json,
+        } => {
+            let options = cli::AiOptions {
+                level,
+                time_ms,
+                nodes,
+                depth,
+                seed,
+            };
+            cli::ai(
+                cli::variant(&variant)?,
+                position.as_deref(),
+                &replay,
+                options,
+                json,
+            )
+        }
         Command::Import { variant, file } => {
             let text = match file {
                 Some(path) => std::fs::read_to_string(&path).map_err(|e| {

@@ -87,6 +87,11 @@ impl Game {
         self.ending.or(self.position.outcome())
     }
 
+    /// How often the position with this key has stood at the end of a turn (the start included).
+    pub fn times_seen(&self, hash: u64) -> u32 {
+        self.seen.get(&hash).copied().unwrap_or(0)
+    }
+
     /// The legal moves, less those the repetition rule forbids.
     pub fn legal_moves(&self) -> Vec<Move> {
         if self.ending.is_some() {
@@ -213,6 +218,9 @@ impl Game {
             return;
         }
         let repetition = self.variant().rules.repetition;
+        let count = self.seen.entry(self.position.hash()).or_insert(0);
+        *count += 1;
+        let count = *count;
         if matches!(
             repetition,
             Repetition::Perpetual | Repetition::PerpetualEitherSide
@@ -220,9 +228,7 @@ impl Game {
             self.count_shuttle(mover, repetition == Repetition::PerpetualEitherSide);
             return;
         }
-        let count = self.seen.entry(self.position.hash()).or_insert(0);
-        *count += 1;
-        if *count >= 3 {
+        if count >= 3 {
             self.ending = match repetition {
                 Repetition::DefendersLose if mover == Side::Defenders => {
                     Some(Outcome::win(Side::Attackers, Reason::Repetition))

@@ -22,6 +22,7 @@ mod moves;
 mod perft;
 mod piece;
 mod position;
+mod probe;
 pub mod random;
 mod setup;
 mod square;
@@ -34,6 +35,7 @@ pub use perft::perft;
 pub use piece::{Piece, Role, Side};
 pub use position::{Position, Setup};
 pub use setup::{parse_position, parse_setup, write_position};
+pub(crate) use square::SquareSet;
 pub use square::{Dir, ParseSquareError, Square, MAX_FILES, MAX_RANKS};
 pub use variant::{
     Escape, Family, Jumps, KingCapture, Repetition, Rules, Terrain, Throne, Variant,

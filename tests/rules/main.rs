@@ -10,6 +10,7 @@ mod peer_rules;
 mod brandubh;
 mod copenhagen;
 mod differential;
+mod engine;
 mod fetlar;
 mod linnaeus;
 mod properties;

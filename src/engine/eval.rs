@@ -1,0 +1,208 @@
+//! The evaluation: a score for the side to move, in hundredths of a man. The terms are the same
+//! for every variant; their weights are data, one row per family.
+
+use crate::rules::{Escape, Family, Position, Role, Side, SquareSet, Terrain, Variant};
+
+/// The weights of one family. Material is per piece; the king's and the Standard's terms are
+/// counted for their owner.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    /// A man (or V-man), by side: attackers, defenders.
+    pub man: [i32; 2],
+    /// A commander, by side.
+    pub commander: [i32; 2],
+    /// Save the Standard: Infantry and Cavalry.
+    pub infantry: i32,
+    pub cavalry: i32,
+    /// The king's (or Standard's) road home in the relaxed game where only he moves: the bonus
+    /// when he needs one move, two, or more (but has some square to go to).
+    pub road: [i32; 3],
+    /// Per line the king could escape by in one move (beyond the first): two at once cannot
+    /// both be closed.
+    pub open_road: i32,
+    /// Per enemy piece or hostile square next to the royal piece (a penalty for its owner).
+    pub pressure: i32,
+    /// Per attacker on the approaches of a corner (corner-escape variants).
+    pub guard: i32,
+    /// Per defender with an open line to the edge (encirclement variants): what an
+    /// encirclement has left to close.
+    pub edge_lines: i32,
+}
+
+const TAFL: Weights = Weights {
+    man: [100, 100],
+    commander: [150, 150],
+    infantry: 0,
+    cavalry: 0,
+    road: [300, 90, 0],
+    open_road: 400,
+    pressure: 30,
+    guard: 0,
+    edge_lines: 0,
+};
+
+/// One row per family.
+pub fn weights(family: Family) -> &'static Weights {
+    const TYR: Weights = Weights {
+        man: [100, 150],
+        pressure: 45,
+        ..TAFL
+    };
+    const ODIN: Weights = Weights {
+        man: [100, 130],
+        commander: [160, 170],
+        pressure: 45,
+        ..TAFL
+    };
+    const SEA_BATTLE: Weights = Weights {
+        man: [100, 140],
+        pressure: 35,
+        edge_lines: 25,
+        ..TAFL
+    };
+    const TABLUT: Weights = Weights {
+        man: [100, 170],
+        pressure: 40,
+        ..TAFL
+    };
+    const CORNERS: Weights = Weights {
+        man: [100, 170],
+        road: [250, 110, 20],
+        pressure: 25,
+        guard: 30,
+        edge_lines: 10,
+        ..TAFL
+    };
+    const BRANDUBH: Weights = Weights {
+        man: [100, 150],
+        road: [250, 100, 20],
+        pressure: 40,
+        guard: 35,
+        edge_lines: 10,
+        ..TAFL
+    };
+    const STANDARD: Weights = Weights {
+        man: [0, 0],
+        commander: [0, 0],
+        infantry: 100,
+        cavalry: 160,
+        road: [350, 120, 30],
+        open_road: 0,
+        pressure: 60,
+        guard: 0,
+        edge_lines: 0,
+    };
+    match family {
+        Family::Tyr => &TYR,
+        Family::Odin => &ODIN,
+        Family::SeaBattle => &SEA_BATTLE,
+        Family::Tablut => &TABLUT,
+        Family::Copenhagen => &CORNERS,
+        Family::Brandubh => &BRANDUBH,
+        Family::SaveTheStandard => &STANDARD,
+    }
+}
+
+/// What the evaluation needs of a board, worked out once per search.
+pub struct Board {
+    pub variant: &'static Variant,
+    pub weights: &'static Weights,
+    /// Where each side's royal piece wins (escape squares, Havens), by side index.
+    goal: [SquareSet; 2],
+    /// The approaches of the corners: squares within two steps of a corner, not next to it.
+    guard: SquareSet,
+}
+
+impl Board {
+    pub fn new(variant: &'static Variant) -> Board {
+        let start = Position::start(variant);
+        let goal = [
+            start.goal_squares(Side::Attackers),
+            start.goal_squares(Side::Defenders),
+        ];
+        let mut guard = SquareSet::EMPTY;
+        if variant.rules.escape == Escape::Corner {
+            for sq in variant.squares() {
+                let near = variant.squares().any(|c| {
+                    variant.terrain(c) == Terrain::Corner
+                        && c.file().abs_diff(sq.file()) <= 2
+                        && c.rank().abs_diff(sq.rank()) <= 2
+                        && c.file().abs_diff(sq.file()) + c.rank().abs_diff(sq.rank()) >= 2
+                });
+                if near && variant.terrain(sq) == Terrain::Plain {
+                    guard.insert(sq);
+                }
+            }
+        }
+        Board {
+            variant,
+            weights: weights(variant.family),
+            goal,
+            guard,
+        }
+    }
+
+    /// The score of `pos` for the side to move.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let for_defenders =
+            self.for_side(pos, Side::Defenders) - self.for_side(pos, Side::Attackers);
+        if pos.turn() == Side::Defenders {
+            for_defenders
+        } else {
+            -for_defenders
+        }
+    }
+
+    /// The terms that count for `side`.
+    fn for_side(&self, pos: &Position, side: Side) -> i32 {
+        let w = self.weights;
+        let mut score = 0;
+        let s = side.index();
+        for sq in pos.squares_of(side).iter() {
+            score += match pos.piece_at(sq).map(|p| p.role) {
+                Some(Role::Man | Role::VMan) => w.man[s],
+                Some(Role::Commander) => w.commander[s],
+                Some(Role::Infantry) => w.infantry,
+                Some(Role::Cavalry) => w.cavalry,
+                _ => 0,
+            };
+        }
+        if w.guard != 0 && side == Side::Attackers {
+            score += w.guard * pos.squares_of(side).and(&self.guard).len() as i32;
+        }
+        if w.edge_lines != 0 && side == Side::Defenders {
+            let open = pos
+                .squares_of(side)
+                .iter()
+                .filter(|sq| pos.open_lines(*sq) > 0)
+                .count();
+            score += w.edge_lines * open as i32;
+        }
+        if let Some(royal) = pos.royal(side) {
+            if !self.goal[s].is_empty() {
+                score += self.road(pos, royal, s);
+            }
+            score -= w.pressure * pos.pressure(royal, side) as i32;
+        }
+        score
+    }
+
+    /// The royal piece's road home.
+    fn road(&self, pos: &Position, royal: crate::rules::Square, s: usize) -> i32 {
+        let w = self.weights;
+        let king = !self.variant.rules.armies;
+        let mut score = 0;
+        if king {
+            let routes = pos.king_escapes() as i32;
+            if routes > 0 {
+                return w.road[0] + w.open_road * (routes - 1);
+            }
+        }
+        match pos.relaxed_distance(royal, &self.goal[s], 2) {
+            1 => score += w.road[0],
+            2 => score += w.road[1],
+            _ => score += w.road[2],
+        }
+        score
+    }
+}

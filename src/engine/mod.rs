@@ -1,0 +1,230 @@
+//! The AI opponent: a search over the rules core's positions for every variant. Pure like the
+//! rules core: no I/O, no async (it reads the clock only to keep to a time limit).
+//!
+//! ```
+//! use taflbot::engine::{think, Settings, Step};
+//! use taflbot::rules::{Game, Variant};
+//!
+//! let game = Game::new(Variant::by_id("brandubh").unwrap());
+//! let thought = think(&game, &Settings::depth(2)).unwrap();
+//! assert!(matches!(thought.turn[0], Step::Move(_)));
+//! ```
+
+pub mod eval;
+mod search;
+
+use std::time::Duration;
+
+use crate::rules::random::Rng;
+use crate::rules::{Game, Move, Side};
+
+pub use search::{WIN, WON};
+
+/// One step of a turn: a move, or ending an open berserk chain.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Step {
+    Move(Move),
+    EndTurn,
+}
+
+/// When to stop thinking. Unset limits do not apply; depth 1 is always finished.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+/// How to think: the limits of each step's search, and how far below the best a step may score
+/// and still be chosen (the weaker levels), by chance drawn from `seed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub limits: Limits,
+    pub margin: i32,
+    pub seed: u64,
+    /// The transposition table has 2^bits entries.
+    pub table_bits: u32,
+}
+
+/// The strongest and weakest levels players may choose.
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=5;
+/// The level a game against the bot gets unless the challenge names one.
+pub const DEFAULT_LEVEL: u8 = 3;
+
+impl Settings {
+    /// A fixed-depth search.
+    pub fn depth(depth: u32) -> Settings {
+        Settings {
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            margin: 0,
+            seed: 0,
+            table_bits: 18,
+        }
+    }
+
+    /// A player's level, 1 (weakest) to 5. Levels 1 and 2 look one and two plies ahead and choose
+    /// at random among the steps scoring close to the best; 3 to 5 search a budget of nodes (about
+    /// 20,000, 100,000 and 500,000) and play the best step.
+    pub fn level(level: u8, seed: u64) -> Settings {
+        let (depth, nodes, margin) = match level.clamp(1, 5) {
+            1 => (Some(1), None, 250),
+            2 => (Some(2), None, 100),
+            3 => (None, Some(20_000), 0),
+            4 => (None, Some(100_000), 0),
+            _ => (None, Some(500_000), 0),
+        };
+        Settings {
+            limits: Limits {
+                depth,
+                nodes,
+                // However many nodes, no step takes more than this.
+                time: Some(Duration::from_secs(20)),
+            },
+            margin,
+            seed,
+            table_bits: 18,
+        }
+    }
+}
+
+/// What the engine chose, and what it saw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thought {
+    /// The whole turn: one move, a berserk chain (ended by [`Step::EndTurn`] when it stops before
+    /// running out of captures), or both slots of a Save the Standard turn.
+    pub turn: Vec<Step>,
+    /// The first step's score for the side to move, in hundredths of a man; see `won_in`.
+    pub score: i32,
+    /// Plies to a forced win (positive) or loss (negative), when the search saw one.
+    pub won_in: Option<i32>,
+    /// The deepest search finished for the first step.
+    pub depth: u32,
+    /// Positions visited, over every step of the turn.
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The line the first step's search expects, from the first step.
+    pub pv: Vec<Step>,
+}
+
+impl Thought {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 {
+            (self.nodes as f64 / secs) as u64
+        } else {
+            self.nodes
+        }
+    }
+
+    /// The turn's moves, without the step that ends a chain (a whole turn ends it anyway).
+    pub fn moves(&self) -> Vec<Move> {
+        self.turn
+            .iter()
+            .filter_map(|s| match s {
+                Step::Move(m) => Some(*m),
+                Step::EndTurn => None,
+            })
+            .collect()
+    }
+}
+
+/// Why the engine has nothing to say.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("the game is over")]
+    GameOver,
+}
+
+/// The steps the game allows now: its legal moves (less those its repetition rule forbids), and
+/// ending the turn when a chain is open and that is allowed.
+pub fn steps(game: &Game) -> Vec<Step> {
+    let mut steps: Vec<Step> = game.legal_moves().into_iter().map(Step::Move).collect();
+    if game.position().chain().is_some() && game.clone().end_turn().is_ok() {
+        steps.push(Step::EndTurn);
+    }
+    steps
+}
+
+/// Takes a step in a game.
+pub fn take(game: &mut Game, step: Step) -> Result<(), crate::rules::IllegalMove> {
+    match step {
+        Step::Move(m) => game.play(m).map(|_| ()),
+        Step::EndTurn => game.end_turn(),
+    }
+}
+
+/// Chooses a whole turn for the side to move.
+pub fn think(game: &Game, settings: &Settings) -> Result<Thought, EngineError> {
+    if game.outcome().is_some() {
+        return Err(EngineError::GameOver);
+    }
+    let board = eval::Board::new(game.variant());
+    let side: Side = game.position().turn();
+    let mut rng = Rng::new(settings.seed ^ game.position().hash());
+    let mut playing = game.clone();
+    let mut thought: Option<Thought> = None;
+    let mut turn = Vec::new();
+    let (mut nodes, mut elapsed) = (0, Duration::ZERO);
+    loop {
+        let steps = steps(&playing);
+        if steps.is_empty() {
+            break;
+        }
+        let mut search =
+            search::Search::new(&board, &playing, settings.limits, settings.table_bits);
+        search.exact_root = settings.margin > 0;
+        let found = search.run(&steps);
+        nodes += search.nodes;
+        elapsed += search.elapsed();
+        let step = choose(&found, settings.margin, &mut rng);
+        if thought.is_none() {
+            let won_in = (found.score.abs() >= WON)
+                .then(|| (WIN - found.score.abs()) * found.score.signum());
+            thought = Some(Thought {
+                turn: Vec::new(),
+                score: found.score,
+                won_in,
+                depth: found.depth,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+                pv: found.pv.clone(),
+            });
+        }
+        turn.push(step);
+        take(&mut playing, step).expect("the search chose a legal step");
+        if playing.outcome().is_some() || playing.position().turn() != side {
+            break;
+        }
+        if playing.turns().last().is_some_and(|t| t.complete) {
+            break;
+        }
+    }
+    let mut thought = thought.ok_or(EngineError::GameOver)?;
+    thought.turn = turn;
+    thought.nodes = nodes;
+    thought.elapsed = elapsed;
+    Ok(thought)
+}
+
+/// The best step, or with a margin a step drawn among those scoring within it of the best (never
+/// one that loses by force when another does not).
+fn choose(found: &search::Found, margin: i32, rng: &mut Rng) -> Step {
+    if margin <= 0 || found.root.len() < 2 {
+        return found.best;
+    }
+    let best = found.root.iter().map(|r| r.1).max().unwrap_or(found.score);
+    let near: Vec<Step> = found
+        .root
+        .iter()
+        .filter(|(_, s)| *s >= best - margin && (*s > -WON || best <= -WON))
+        .map(|(step, _)| *step)
+        .collect();
+    if near.is_empty() {
+        return found.best;
+    }
+    near[rng.below(near.len())]
+}

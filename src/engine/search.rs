@@ -1,0 +1,546 @@
+//! The search: iterative deepening, principal variation search with a transposition table, move
+//! ordering by captures, king moves, killers and history, and a quiescence step that follows
+//! captures and answers every threat of a king's escape.
+//!
+//! Scores are for the side to move. A move after which the same side moves again (a berserk
+//! chain, the second slot of a Save the Standard turn) keeps the score's sign.
+
+use std::time::Instant;
+
+use super::eval::Board;
+use super::{Limits, Step};
+use crate::rules::{Game, Move, Outcome, Position, Repetition, Side};
+
+/// A won game, less the plies it takes.
+pub const WIN: i32 = 1_000_000;
+/// Scores beyond this are wins or losses.
+pub const WON: i32 = WIN - 10_000;
+const INFINITE: i32 = WIN + 1;
+const MAX_PLY: usize = 128;
+/// Captures followed past the horizon, at most.
+const QUIESCENCE_PLIES: u32 = 8;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    key: u64,
+    step: Option<Step>,
+    score: i32,
+    depth: i16,
+    bound: Bound,
+}
+
+/// The transposition table: one entry per slot, replaced when the new search is as deep.
+struct Table {
+    slots: Vec<Option<Entry>>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(bits: u32) -> Table {
+        Table {
+            slots: vec![None; 1 << bits],
+            mask: (1 << bits) - 1,
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<Entry> {
+        self.slots[key as usize & self.mask].filter(|e| e.key == key)
+    }
+
+    #[inline]
+    fn put(&mut self, entry: Entry) {
+        let slot = &mut self.slots[entry.key as usize & self.mask];
+        if slot.is_none_or(|old| old.key != entry.key || old.depth <= entry.depth) {
+            *slot = Some(entry);
+        }
+    }
+}
+
+/// What one search found.
+pub struct Found {
+    pub best: Step,
+    pub score: i32,
+    pub depth: u32,
+    pub pv: Vec<Step>,
+    /// Every root step with its score at the last finished depth (for the weaker levels).
+    pub root: Vec<(Step, i32)>,
+}
+
+pub struct Search<'a> {
+    board: &'a Board,
+    game: &'a Game,
+    limits: Limits,
+    started: Instant,
+    pub nodes: u64,
+    /// Node count at which the limits are next checked.
+    next_check: u64,
+    stopped: bool,
+    table: Table,
+    killers: [[Option<Step>; 2]; MAX_PLY],
+    history: Vec<u32>,
+    /// Keys of the positions at the ends of turns along the current line.
+    path: Vec<u64>,
+    buffers: Vec<Vec<Move>>,
+    /// The best line found below each ply, in the triangular way: `lines[ply]` starts with the
+    /// step chosen at `ply`.
+    lines: Vec<Vec<Step>>,
+    /// Score every root step exactly (a full window for each), for choosing among good ones.
+    pub exact_root: bool,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(board: &'a Board, game: &'a Game, limits: Limits, table_bits: u32) -> Search<'a> {
+        Search {
+            board,
+            game,
+            limits,
+            started: Instant::now(),
+            nodes: 0,
+            next_check: 1024,
+            stopped: false,
+            table: Table::new(table_bits),
+            killers: [[None; 2]; MAX_PLY],
+            history: vec![0; 1 << 12],
+            path: Vec::with_capacity(MAX_PLY),
+            buffers: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(128)).collect(),
+            exact_root: false,
+            lines: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
+        }
+    }
+
+    pub fn elapsed(&self) -> std::time::Duration {
+        self.started.elapsed()
+    }
+
+    /// Iterative deepening from the game's position over `steps` (the legal steps, in order).
+    /// At least depth 1 is always finished.
+    pub fn run(&mut self, steps: &[Step]) -> Found {
+        let pos = self.game.position().clone();
+        let max_depth = self.limits.depth.unwrap_or(64).clamp(1, MAX_PLY as u32 - 8);
+        let mut found: Option<Found> = None;
+        let mut order: Vec<Step> = steps.to_vec();
+        for depth in 1..=max_depth {
+            let mut alpha = -INFINITE;
+            let mut scored = Vec::with_capacity(order.len());
+            let mut best = (order[0], -INFINITE);
+            let mut best_line: Vec<Step> = Vec::new();
+            for (i, &step) in order.iter().enumerate() {
+                let Some(next) = apply(&pos, step) else {
+                    continue;
+                };
+                self.lines[1].clear();
+                let score = if let Some(rep) = self.repeats(&pos, &next) {
+                    rep
+                } else {
+                    let ends = next.turn() != pos.turn();
+                    if ends {
+                        self.path.push(next.hash());
+                    }
+                    let same = !ends;
+                    let s = if i == 0 || depth == 1 || self.exact_root {
+                        self.child(&next, same, depth as i32 - 1, 1, alpha, INFINITE)
+                    } else {
+                        let probe = self.child(&next, same, depth as i32 - 1, 1, alpha, alpha + 1);
+                        if probe > alpha && !self.stopped {
+                            self.child(&next, same, depth as i32 - 1, 1, alpha, INFINITE)
+                        } else {
+                            probe
+                        }
+                    };
+                    if ends {
+                        self.path.pop();
+                    }
+                    s
+                };
+                if self.stopped && depth > 1 {
+                    break;
+                }
+                // At depth 1 every step gets its exact score (the weaker levels choose among them).
+                scored.push((step, score));
+                if score > best.1 {
+                    best = (step, score);
+                    let below = std::mem::take(&mut self.lines[1]);
+                    best_line.clear();
+                    best_line.push(step);
+                    best_line.extend_from_slice(&below);
+                    self.lines[1] = below;
+                    if depth > 1 && !self.exact_root {
+                        alpha = alpha.max(score);
+                    }
+                }
+            }
+            if self.stopped && depth > 1 {
+                break;
+            }
+            // The next iteration tries the best step first, the others by this one's scores.
+            scored.sort_by_key(|s| std::cmp::Reverse(s.1));
+            order = scored.iter().map(|s| s.0).collect();
+            self.table.put(Entry {
+                key: pos.hash(),
+                step: Some(best.0),
+                score: best.1,
+                depth: depth as i16,
+                bound: Bound::Exact,
+            });
+            let pv = if best_line.first() == Some(&best.0) {
+                best_line
+            } else {
+                vec![best.0]
+            };
+            found = Some(Found {
+                best: best.0,
+                score: best.1,
+                depth,
+                pv,
+                root: scored,
+            });
+            if best.1.abs() >= WON || self.out_of_budget() {
+                break;
+            }
+        }
+        found.expect("depth 1 always finishes")
+    }
+
+    /// Whether the search must stop now: checked every thousand nodes or so.
+    fn out_of_budget(&self) -> bool {
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            return true;
+        }
+        self.limits
+            .time
+            .is_some_and(|t| self.started.elapsed() >= t)
+    }
+
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
+            if self.out_of_budget() {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// The score of `next` for the mover of the step that made it.
+    #[inline]
+    fn child(
+        &mut self,
+        next: &Position,
+        same: bool,
+        depth: i32,
+        ply: usize,
+        lo: i32,
+        hi: i32,
+    ) -> i32 {
+        if same {
+            self.search(next, depth, ply, lo, hi)
+        } else {
+            -self.search(next, depth, ply, -hi, -lo)
+        }
+    }
+
+    /// When `next` (reached from `pos`) ends a turn in a position already seen on this line or
+    /// in the game: its score for the mover under the variant's repetition rule.
+    fn repeats(&self, pos: &Position, next: &Position) -> Option<i32> {
+        if next.turn() == pos.turn() || next.is_over() {
+            return None;
+        }
+        let key = next.hash();
+        if !self.path.contains(&key) && self.game.times_seen(key) == 0 {
+            return None;
+        }
+        let mover = pos.turn();
+        let loses = match self.board.variant.rules.repetition {
+            Repetition::DefendersLose | Repetition::Perpetual => mover == Side::Defenders,
+            Repetition::PerpetualEitherSide => true,
+            Repetition::Draw | Repetition::Illegal => false,
+        };
+        // A repetition is scored at its second occurrence: what a third would bring.
+        Some(if loses { -(WON - 1) } else { 0 })
+    }
+
+    fn search(&mut self, pos: &Position, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.lines[ply].clear();
+        if let Some(o) = pos.outcome() {
+            self.nodes += 1;
+            return terminal(o, pos.turn(), ply);
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiesce(pos, ply, alpha, beta, 0);
+        }
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        let key = pos.hash();
+        let mut table_step = None;
+        if let Some(e) = self.table.get(key) {
+            table_step = e.step;
+            if e.depth as i32 >= depth {
+                let score = from_table(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+        // A threat of escape is answered in full: one ply more.
+        let depth =
+            if pos.turn() == Side::Attackers && pos.chain().is_none() && pos.king_escapes() > 0 {
+                depth + 1
+            } else {
+                depth
+            };
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        pos.legal_moves_into(&mut moves);
+        let mut steps = self.order(pos, &moves, table_step, ply);
+        self.buffers[ply] = moves;
+        if pos.chain().is_some() {
+            steps.push((Step::EndTurn, 0));
+        }
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_step = None;
+        for (i, &(step, _)) in steps.iter().enumerate() {
+            let Some(next) = apply(pos, step) else {
+                continue;
+            };
+            self.lines[ply + 1].clear();
+            let score = if let Some(rep) = self.repeats(pos, &next) {
+                rep
+            } else {
+                let ends = next.turn() != pos.turn();
+                if ends {
+                    self.path.push(next.hash());
+                }
+                let same = !ends;
+                let s = if i == 0 {
+                    self.child(&next, same, depth - 1, ply + 1, alpha, beta)
+                } else {
+                    let probe = self.child(&next, same, depth - 1, ply + 1, alpha, alpha + 1);
+                    if probe > alpha && probe < beta {
+                        self.child(&next, same, depth - 1, ply + 1, alpha, beta)
+                    } else {
+                        probe
+                    }
+                };
+                if ends {
+                    self.path.pop();
+                }
+                s
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_step = Some(step);
+                if score > alpha {
+                    alpha = score;
+                    let (here, below) = self.lines.split_at_mut(ply + 1);
+                    let line = &mut here[ply];
+                    line.clear();
+                    line.push(step);
+                    line.extend_from_slice(&below[0]);
+                    if alpha >= beta {
+                        if let Step::Move(m) = step {
+                            if !pos.captures_anything(m) {
+                                self.remember(ply, step, m, depth);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.put(Entry {
+            key,
+            step: best_step,
+            score: to_table(best, ply),
+            depth: depth as i16,
+            bound,
+        });
+        best
+    }
+
+    /// A quiet move that refuted: a killer at this ply, and history.
+    fn remember(&mut self, ply: usize, step: Step, m: Move, depth: i32) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(step) {
+            k[1] = k[0];
+            k[0] = Some(step);
+        }
+        let h = &mut self.history[history_index(m)];
+        *h = h.saturating_add((depth * depth) as u32);
+    }
+
+    /// The moves in the order to try them: the table's, captures (more first), the king's, the
+    /// killers, then by history.
+    fn order(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        table: Option<Step>,
+        ply: usize,
+    ) -> Vec<(Step, i32)> {
+        let enemy_near = pos.beside(pos.turn().other());
+        let king = pos.royal(Side::Defenders);
+        let killers = self.killers[ply];
+        let mut steps: Vec<(Step, i32)> = moves
+            .iter()
+            .map(|&m| {
+                let step = Step::Move(m);
+                let mut key = self.history[history_index(m)] as i32 / 8;
+                if Some(step) == table {
+                    key = i32::MAX;
+                } else if (enemy_near.contains(m.to) || m.kind != crate::rules::MoveKind::Slide)
+                    && pos.captures_anything(m)
+                {
+                    key = 1 << 28 | pos.captures_of(m).len() as i32;
+                } else if Some(m.from) == king {
+                    key = 1 << 26;
+                } else if killers[0] == Some(step) {
+                    key = 1 << 25;
+                } else if killers[1] == Some(step) {
+                    key = 1 << 24;
+                }
+                (step, key)
+            })
+            .collect();
+        steps.sort_unstable_by_key(|s| std::cmp::Reverse(s.1));
+        steps
+    }
+
+    /// Past the horizon: captures only, unless the defenders threaten to escape, which every
+    /// move may answer; the defenders with an escape at hand have won.
+    fn quiesce(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: u32) -> i32 {
+        self.tick();
+        if let Some(o) = pos.outcome() {
+            return terminal(o, pos.turn(), ply);
+        }
+        if self.stopped {
+            return 0;
+        }
+        let side = pos.turn();
+        let free = pos.chain().is_none();
+        if side == Side::Defenders && free && pos.king_escapes() > 0 {
+            return WIN - (ply as i32 + 1);
+        }
+        let threatened = side == Side::Attackers && free && pos.king_escapes() > 0;
+        let stand = self.board.evaluate(pos);
+        if !threatened {
+            if stand >= beta || qply >= QUIESCENCE_PLIES || ply >= MAX_PLY - 1 {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else if qply >= QUIESCENCE_PLIES || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        pos.legal_moves_into(&mut moves);
+        let enemy_near = pos.beside(side.other());
+        let mut candidates: Vec<(Move, i32)> = moves
+            .iter()
+            .filter_map(|&m| {
+                let may_capture =
+                    enemy_near.contains(m.to) || m.kind != crate::rules::MoveKind::Slide;
+                let n = if may_capture {
+                    pos.captures_of(m).len() as i32
+                } else {
+                    0
+                };
+                (n > 0 || threatened).then_some((m, n))
+            })
+            .collect();
+        self.buffers[ply] = moves;
+        candidates.sort_unstable_by_key(|c| std::cmp::Reverse(c.1));
+        let mut best = if threatened { -INFINITE } else { stand };
+        for (m, _) in candidates {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            let score = if next.turn() == side {
+                self.quiesce(&next, ply + 1, alpha, beta, qply + 1)
+            } else {
+                -self.quiesce(&next, ply + 1, -beta, -alpha, qply + 1)
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+#[inline]
+fn history_index(m: Move) -> usize {
+    (m.from.index() * 37 + m.to.index()) & 0xfff
+}
+
+/// The position after a step, or None if the step cannot be taken.
+pub fn apply(pos: &Position, step: Step) -> Option<Position> {
+    match step {
+        Step::Move(m) => {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            Some(next)
+        }
+        Step::EndTurn => pos.end_turn().ok(),
+    }
+}
+
+/// The score of a finished game for the side to move in it, `ply` plies from the root.
+fn terminal(o: Outcome, to_move: Side, ply: usize) -> i32 {
+    match o.winner {
+        None => 0,
+        Some(w) if w == to_move => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+    }
+}
+
+/// Win scores are stored relative to the node, not the root.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= WON {
+        score + ply as i32
+    } else if score <= -WON {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= WON {
+        score - ply as i32
+    } else if score <= -WON {
+        score + ply as i32
+    } else {
+        score
+    }
+}

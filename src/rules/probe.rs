@@ -1,0 +1,175 @@
+//! Questions the engine asks of a position, answered from the board's own tables: cheaper than
+//! going through the public move list, and still pure. Crate-internal: the engine is their user.
+
+use super::cell::{role_of, side_of, terrain_of};
+use super::moves::Move;
+use super::piece::{Role, Side, PIECE_MASK};
+use super::position::Position;
+use super::square::{Dir, Square, SquareSet, STRIDE};
+use super::variant::{Escape, Terrain, PASS, STOP, TERRAIN_SHIFT};
+
+impl Position {
+    /// The squares of a side's pieces.
+    #[inline]
+    pub(crate) fn squares_of(&self, side: Side) -> &SquareSet {
+        &self.pieces[side.index()]
+    }
+
+    /// The squares orthogonally next to a piece of `side` (on the board or not).
+    pub(crate) fn beside(&self, side: Side) -> SquareSet {
+        let own = &self.pieces[side.index()];
+        own.shifted(1)
+            .or(&own.shifted(-1))
+            .or(&own.shifted(STRIDE))
+            .or(&own.shifted(-STRIDE))
+    }
+
+    /// Whether `m` captures anything, the board left as it is.
+    #[inline]
+    pub(crate) fn captures_anything(&self, m: Move) -> bool {
+        super::capture::captures_any(self.variant, &self.cells, m)
+    }
+
+    /// The moves by which the king would escape now if it were the defenders' turn: the squares
+    /// he reaches in one move that end the game. At most four (one per direction).
+    pub(crate) fn king_escapes(&self) -> usize {
+        let Some(king) = self.royal[Side::Defenders.index()] else {
+            return 0;
+        };
+        let v = self.variant;
+        if v.rules.escape == Escape::None {
+            return 0;
+        }
+        let access = v.access(Role::King);
+        let mut found = 0;
+        for dir in Dir::ALL {
+            let mut sq = king.step(dir);
+            loop {
+                let c = self.cells[sq.index()];
+                if c & PIECE_MASK != 0 {
+                    break;
+                }
+                let a = access[(c >> TERRAIN_SHIFT) as usize];
+                if a & STOP != 0 && self.escapes_on(sq) {
+                    found += 1;
+                    break;
+                }
+                if a & PASS == 0 {
+                    break;
+                }
+                sq = sq.step(dir);
+            }
+        }
+        found
+    }
+
+    /// In how many of the four directions the squares from `sq` to the board's edge are all plain
+    /// and empty: the lines a piece there could leave by (special squares count as closed).
+    #[inline]
+    pub(crate) fn open_lines(&self, sq: Square) -> u32 {
+        let (file, rank) = (sq.file() as u32, sq.rank() as u32);
+        let (files, ranks) = (self.variant.files as u32, self.variant.ranks as u32);
+        let row = self.rows[rank as usize + 1];
+        let col = self.cols[file as usize];
+        let up = (col >> (rank + 2)).trailing_zeros() == ranks - 1 - rank;
+        let right = (row >> (file + 2)).trailing_zeros() == files - 1 - file;
+        let down = (col << (31 - rank)).leading_zeros() == rank;
+        let left = (row << (31 - file)).leading_zeros() == file;
+        u32::from(up) + u32::from(right) + u32::from(down) + u32::from(left)
+    }
+
+    /// Whether the king standing on `sq` has escaped.
+    #[inline]
+    pub(crate) fn escapes_on(&self, sq: Square) -> bool {
+        match self.variant.rules.escape {
+            Escape::Edge => self.variant.edge.contains(sq),
+            Escape::Corner => terrain_of(self.cells[sq.index()]) == Terrain::Corner,
+            Escape::None => false,
+        }
+    }
+
+    /// The fewest moves the piece on `from` needs to stand on a square of `goal` if nothing else
+    /// moved, counting up to `limit`; `limit + 1` when it needs more. The relaxed game of the
+    /// king's escape and the Standard's road home.
+    pub(crate) fn relaxed_distance(&self, from: Square, goal: &SquareSet, limit: u32) -> u32 {
+        let code = self.cells[from.index()];
+        let Some(role) = role_of(code) else {
+            return limit + 1;
+        };
+        let access = self.variant.access(role);
+        let mut seen = SquareSet::EMPTY;
+        seen.insert(from);
+        let mut frontier = [Square::from_index(0); 160];
+        let mut next = [Square::from_index(0); 160];
+        frontier[0] = from;
+        let mut len = 1;
+        for distance in 1..=limit {
+            let mut next_len = 0;
+            for &at in &frontier[..len] {
+                for dir in Dir::ALL {
+                    let mut sq = at.step(dir);
+                    loop {
+                        let c = self.cells[sq.index()];
+                        if c & PIECE_MASK != 0 {
+                            break;
+                        }
+                        let a = access[(c >> TERRAIN_SHIFT) as usize];
+                        if a & STOP != 0 && !seen.contains(sq) {
+                            if goal.contains(sq) {
+                                return distance;
+                            }
+                            seen.insert(sq);
+                            if next_len < next.len() {
+                                next[next_len] = sq;
+                                next_len += 1;
+                            }
+                        }
+                        if a & PASS == 0 {
+                            break;
+                        }
+                        sq = sq.step(dir);
+                    }
+                }
+            }
+            if next_len == 0 {
+                break;
+            }
+            std::mem::swap(&mut frontier, &mut next);
+            len = next_len;
+        }
+        limit + 1
+    }
+
+    /// The squares a royal piece of `side` wins on: escape squares for the king, the side's own
+    /// Havens for a Standard.
+    pub(crate) fn goal_squares(&self, side: Side) -> SquareSet {
+        let v = self.variant;
+        let mut goal = SquareSet::EMPTY;
+        for sq in v.squares() {
+            let hit = if v.rules.armies {
+                v.terrain(sq) == Terrain::Haven && v.field_owner(sq) == Some(side)
+            } else {
+                side == Side::Defenders && self.escapes_on(sq)
+            };
+            if hit {
+                goal.insert(sq);
+            }
+        }
+        goal
+    }
+
+    /// The number of enemy pieces (and hostile empty squares) next to `sq`, for a piece of `side`.
+    pub(crate) fn pressure(&self, sq: Square, side: Side) -> u32 {
+        Dir::ALL
+            .iter()
+            .filter(|d| {
+                let c = self.cells[sq.step(**d).index()];
+                if c & PIECE_MASK != 0 {
+                    side_of(c) != side
+                } else {
+                    matches!(terrain_of(c), Terrain::Throne | Terrain::Corner)
+                }
+            })
+            .count() as u32
+    }
+}

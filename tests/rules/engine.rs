@@ -1,0 +1,201 @@
+//! The engine's tactics: positions cut from random games of every variant and from the
+//! Copenhagen corpus where the side to move wins at once, and hand-made ones for a forced escape
+//! in two, a king captured, a Standard brought home and a berserk chain of three captures. Each
+//! is searched with a one-second limit.
+
+use std::time::Duration;
+
+use crate::common;
+
+use common::{pos, position_string};
+use taflbot::engine::{steps, take, think, Limits, Settings, Step, Thought};
+use taflbot::notation::import_moves;
+use taflbot::rules::random::{playout, Rng};
+use taflbot::rules::{parse_position, Game, Outcome, Position, Reason, Side, Variant};
+
+fn one_second() -> Settings {
+    Settings {
+        limits: Limits {
+            time: Some(Duration::from_secs(1)),
+            ..Limits::default()
+        },
+        ..Settings::depth(1)
+    }
+}
+
+fn think_in(position: &Position) -> Thought {
+    let game = Game::from_position(position.clone());
+    think(&game, &one_second()).expect("a game in play")
+}
+
+/// Whether `step` wins at once for the side to move in `game`.
+fn wins_at_once(game: &Game, step: Step) -> bool {
+    let side = game.position().turn();
+    let mut after = game.clone();
+    take(&mut after, step).is_ok() && after.outcome().is_some_and(|o| o.winner == Some(side))
+}
+
+/// Positions from seeded random games where the side to move has a winning step: the first
+/// such position of each game, from as many games as it takes.
+fn wins_in_one(variant: &'static Variant, wanted: usize) -> Vec<Position> {
+    let mut found = Vec::new();
+    for seed in 1..400 {
+        if found.len() == wanted {
+            break;
+        }
+        let mut first: Option<Position> = None;
+        playout(
+            &Position::start(variant),
+            &mut Rng::new(seed),
+            400,
+            |pos, _| {
+                if first.is_none() {
+                    let game = Game::from_position(pos.clone());
+                    if steps(&game).into_iter().any(|s| wins_at_once(&game, s)) {
+                        first = Some(pos.clone());
+                    }
+                }
+            },
+        );
+        found.extend(first);
+    }
+    found
+}
+
+#[test]
+fn every_family_takes_a_win_in_one() {
+    for variant in Variant::all() {
+        let positions = wins_in_one(variant, 3);
+        assert!(!positions.is_empty(), "{}: no position found", variant.id);
+        for p in positions {
+            let thought = think_in(&p);
+            let game = Game::from_position(p.clone());
+            assert!(
+                wins_at_once(&game, thought.turn[0]),
+                "{}: {:?} does not win at once in `{}`",
+                variant.id,
+                thought.turn[0],
+                taflbot::rules::write_position(&p)
+            );
+            assert_eq!(thought.won_in, Some(1), "{}", variant.id);
+        }
+    }
+}
+
+#[test]
+fn copenhagen_games_won_by_their_last_move_are_won_by_the_engine_too() {
+    let corpus = include_str!("../data/copenhagen.csv");
+    let copenhagen = Variant::by_id("copenhagen").unwrap();
+    let mut tried = 0;
+    for row in corpus.lines() {
+        let moves = row.rsplitn(4, ',').nth(3).unwrap();
+        let list: Vec<&str> = moves.split_whitespace().collect();
+        let Ok(whole) = import_moves(copenhagen, moves) else {
+            continue;
+        };
+        let ended_by_a_move = whole
+            .outcome()
+            .is_some_and(|o| matches!(o.reason, Reason::KingEscaped | Reason::KingCaptured));
+        if !ended_by_a_move || list.len() < 2 {
+            continue;
+        }
+        let before = import_moves(copenhagen, &list[..list.len() - 1].join(" ")).unwrap();
+        let thought = think(&before, &one_second()).unwrap();
+        assert!(
+            wins_at_once(&before, thought.turn[0]),
+            "game `{}`: the engine played {:?}",
+            row.chars().take(60).collect::<String>(),
+            thought.turn
+        );
+        tried += 1;
+        if tried == 40 {
+            break;
+        }
+    }
+    assert_eq!(tried, 40);
+}
+
+/// After the engine's first step, every reply leaves it a win at once.
+fn assert_forced_in_two(position: &Position) {
+    let thought = think_in(position);
+    assert_eq!(thought.won_in, Some(3), "{:?}", thought);
+    let mut game = Game::from_position(position.clone());
+    take(&mut game, thought.turn[0]).unwrap();
+    assert_eq!(game.outcome(), None);
+    for reply in steps(&game) {
+        let mut after = game.clone();
+        take(&mut after, reply).unwrap();
+        assert!(
+            after.outcome().is_none() && steps(&after).into_iter().any(|s| wins_at_once(&after, s)),
+            "{reply:?} holds the king"
+        );
+    }
+}
+
+#[test]
+fn a_king_with_two_roads_open_escapes_in_two() {
+    // Edge escape: from d4 the king reaches c4 or b4, where two files lie open to the edges.
+    assert_forced_in_two(&pos("tablut", "d", "Kd4 Ta4 Td9 Td1 Ti4 ti9 th8"));
+    assert_forced_in_two(&pos("tyr-11", "d", "Kd4 Ta4 Td11 Td1 Tk4 tk10 tj9"));
+    assert_forced_in_two(&pos("sea-battle-11", "d", "Kd4 Ta4 Td11 Td1 Tk4 tk10 tj9"));
+    // Corner escape: on c1 the king has a1 and k1 before him.
+    assert_forced_in_two(&pos("copenhagen", "d", "Kc5 Tb5 Td5 tf11 th7"));
+    assert_forced_in_two(&pos("fetlar", "d", "Kc5 Tb5 Td5 tf11 th7"));
+    assert_forced_in_two(&pos("brandubh", "d", "Kc4 Tb4 tf6 tg5"));
+}
+
+#[test]
+fn the_attackers_capture_the_king_when_they_can() {
+    for (variant, pieces) in [
+        ("copenhagen", "Ke5 te6 td5 tf5 th4 Tb2"),
+        ("tablut", "Kc3 tb3 td6 Ti9"),
+        ("brandubh", "Kc2 tb2 td6 Tg3"),
+        ("tyr-11", "Kc3 tb3 td6 Tk9"),
+    ] {
+        let p = pos(variant, "a", pieces);
+        let thought = think_in(&p);
+        let game = Game::from_position(p.clone());
+        assert!(
+            wins_at_once(&game, thought.turn[0]),
+            "{variant}: {thought:?}"
+        );
+    }
+}
+
+#[test]
+fn the_standard_goes_home() {
+    let text = position_string("standard-7", "g slot:defending", "Sa3 Ic2 sd12 ic13 ie12");
+    let p = parse_position(Variant::by_id("standard-7").unwrap(), &text).unwrap();
+    let thought = think_in(&p);
+    assert_eq!(thought.won_in, Some(1));
+    let game = Game::from_position(p);
+    let mut after = game.clone();
+    take(&mut after, thought.turn[0]).unwrap();
+    assert_eq!(
+        after.outcome(),
+        Some(Outcome::win(Side::GOLD, Reason::StandardSaved))
+    );
+}
+
+#[test]
+fn a_berserk_chain_takes_three() {
+    // a4-c4 takes c5, c4-f4 takes f5, f4-f2 takes g2; the king is boxed in by his own men.
+    let p = pos(
+        "tyr-11",
+        "a",
+        "ta4 tc6 tf6 th2 Tc5 Tf5 Tg2 Ki8 Th8 Tj8 Ti7 Ti9",
+    );
+    let thought = think_in(&p);
+    let mut game = Game::from_position(p.clone());
+    let before = game.position().count(Side::Defenders);
+    for &step in &thought.turn {
+        take(&mut game, step).unwrap();
+    }
+    assert_eq!(
+        before - game.position().count(Side::Defenders),
+        3,
+        "{:?}",
+        thought.turn
+    );
+    assert_eq!(game.position().turn(), Side::Defenders, "the turn is whole");
+}

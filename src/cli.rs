@@ -383,3 +383,54 @@ pub fn ai(
         pv.join(" ")
     ))
 }
+
+/// A player of `taflbot arena`: `random`, `greedy` or a level (`3`, `level:3`).
+pub fn arena_player(text: &str) -> Result<crate::engine::arena::Player, CliError> {
+    use crate::engine::arena::Player;
+    let t = text.trim().to_ascii_lowercase();
+    match t.as_str() {
+        "random" => Ok(Player::Random),
+        "greedy" => Ok(Player::Greedy),
+        _ => t
+            .trim_start_matches("level:")
+            .parse::<u8>()
+            .ok()
+            .filter(|l| crate::engine::LEVELS.contains(l))
+            .map(Player::Level)
+            .ok_or_else(|| {
+                CliError::plain(format!(
+                    "unknown player \"{text}\"; players are random, greedy and levels 1 to 5"
+                ))
+            }),
+    }
+}
+
+/// Pairs of games between two players in every variant named, with the score of the first.
+pub fn arena(
+    variants: &[&'static Variant],
+    a: crate::engine::arena::Player,
+    b: crate::engine::arena::Player,
+    pairs: u32,
+    max_turns: usize,
+    seed: u64,
+) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for v in variants {
+        let started = std::time::Instant::now();
+        let t = crate::engine::arena::run(v, a, b, pairs, max_turns, seed);
+        let _ = writeln!(
+            out,
+            "{:<18} {:>3} games: {:>3} won ({} attacking), {:>3} drawn, {:>3} lost: {:>5.1} % in {:.1?}",
+            v.id,
+            t.games(),
+            t.wins,
+            t.wins_attacking,
+            t.draws,
+            t.losses,
+            100.0 * t.score(),
+            started.elapsed()
+        );
+    }
+    out
+}

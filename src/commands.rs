@@ -22,6 +22,8 @@ pub enum Kind {
     Days,
     /// Attackers, defenders or random (a choice).
     Side,
+    /// The bot's level, 1 to 5.
+    Level,
     Flag,
     /// A person.
     User,
@@ -36,6 +38,7 @@ impl Kind {
             Kind::Challenge => "a challenge number",
             Kind::Days => "a number of days: 1, 2, 3, 5, 7, 10 or 14",
             Kind::Side => "a side: attackers, defenders or random",
+            Kind::Level => "a level from 1 (weakest) to 5",
             Kind::Flag => "true or false",
             Kind::User => "a player",
         }
@@ -109,13 +112,14 @@ const CHALLENGE: Opt = opt(
 pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "challenge",
-        description: "Challenge someone to a game.",
-        more: "They answer with the buttons, or accept and decline; cancel withdraws it. Days per move: 1, 2, 3, 5, 7, 10 or 14 (3 by default); an unanswered challenge lapses after a week.",
+        description: "Challenge someone, or taflbot itself, to a game.",
+        more: "They answer with the buttons, or accept and decline; cancel withdraws it. Days per move: 1, 2, 3, 5, 7, 10 or 14 (default 3); a challenge lapses after a week. taflbot plays at once, at level 1 to 5 (default 3).",
         options: &[
-            needed("opponent", "Who you challenge", Kind::User),
+            needed("opponent", "Who you challenge (taflbot itself to play the bot)", Kind::User),
             needed("variant", "The variant (type to search)", Kind::Variant),
             opt("side", "The side you play (default: random)", Kind::Side),
             opt("days", "Days per move: 1, 2, 3, 5, 7, 10 or 14 (default 3)", Kind::Days),
+            opt("level", "Against taflbot: its level, 1 (weakest) to 5 (default 3)", Kind::Level),
         ],
         guild_only: true,
     },
@@ -214,6 +218,13 @@ pub const COMMANDS: &[Spec] = &[
         guild_only: true,
     },
     Spec {
+        name: "hint",
+        description: "The engine's suggestion, in a game against taflbot or a finished game.",
+        more: "For a finished game: before its last turn.",
+        options: &[GAME],
+        guild_only: true,
+    },
+    Spec {
         name: "import",
         description: "Replay a game written as a move list from aagenielsen.dk (\"d1-d3 e5-e2 ... a8-b8xb7\").",
         more: "Every move and capture is checked; the answer is its record, a GIF and the final board.",
@@ -254,6 +265,8 @@ pub enum Command {
         variant: String,
         side: SideChoice,
         days: Option<u32>,
+        /// Against the bot: its level.
+        level: Option<u8>,
     },
     Accept {
         challenge: Option<i64>,
@@ -298,6 +311,9 @@ pub enum Command {
         variant: String,
     },
     Record {
+        game: Option<i64>,
+    },
+    Hint {
         game: Option<i64>,
     },
     Import {
@@ -404,6 +420,17 @@ impl Args<'_> {
         }
     }
 
+    fn level(&self, name: &str) -> Result<Option<u8>, ServiceError> {
+        let Some(n) = self.number(name, Kind::Level)? else {
+            return Ok(None);
+        };
+        u8::try_from(n)
+            .ok()
+            .filter(|l| crate::engine::LEVELS.contains(l))
+            .map(Some)
+            .ok_or_else(|| Self::bad(name, &Value::Int(n), Kind::Level))
+    }
+
     fn days(&self, name: &str) -> Result<Option<u32>, ServiceError> {
         let Some(n) = self.number(name, Kind::Days)? else {
             return Ok(None);
@@ -440,6 +467,7 @@ impl Command {
                 variant: a.needed_text("variant")?,
                 side: a.side("side")?.unwrap_or(SideChoice::Random),
                 days: a.days("days")?,
+                level: a.level("level")?,
             },
             "accept" => Command::Accept {
                 challenge: a.number("challenge", Kind::Challenge)?,
@@ -480,6 +508,9 @@ impl Command {
                 variant: a.needed_text("variant")?,
             },
             "record" => Command::Record {
+                game: a.number("game", Kind::Game)?,
+            },
+            "hint" => Command::Hint {
                 game: a.number("game", Kind::Game)?,
             },
             "import" => Command::Import {
@@ -538,4 +569,13 @@ pub fn help(code: impl Fn(&str) -> String) -> String {
          in time loses the game; a reminder comes a day before.",
     );
     out
+}
+
+/// The refusal of a level in a challenge to a person: levels are the bot's.
+pub fn level_for_people(level: u8) -> ServiceError {
+    ServiceError::BadOption {
+        option: "level".to_string(),
+        given: level.to_string(),
+        expected: "given in challenges to taflbot only".to_string(),
+    }
 }

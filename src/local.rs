@@ -22,6 +22,11 @@ pub fn help() -> String {
     )
 }
 
+/// Who the bot is in the local mode: `@taflbot`.
+fn taflbot() -> Person {
+    person("taflbot")
+}
+
 fn person(name: &str) -> Person {
     let name = name.trim_start_matches('@');
     Person::new(format!("local:{}", name.to_ascii_lowercase()), name)
@@ -144,10 +149,32 @@ pub async fn run(
                 Ok(text) => writeln!(out, "{text}")?,
                 Err(e) => writeln!(out, "error: {e}")?,
             }
+            bot_turns(service, out, images).await?;
         }
         if interactive {
             write!(out, "> ")?;
             out.flush()?;
+        }
+    }
+    Ok(())
+}
+
+/// Plays the bot's turn in every game where it is to move, and shows each with its picture.
+async fn bot_turns(service: &Service, out: &mut impl Write, images: &Path) -> std::io::Result<()> {
+    for id in service.bot_games_due().await.unwrap_or_default() {
+        match service.bot_turn(id).await {
+            Ok(Some(notice)) => {
+                if let Ok(view) = service.game(id).await {
+                    writeln!(out, "{}", text::post(&notice.news(), &view, &Plain))?;
+                    if let Ok(png) = service.game_picture(id).await {
+                        let name = format!("game-{id}-{}.png", view.turns);
+                        writeln!(out, "{}", save(images, &name, &png))?;
+                    }
+                }
+                let _ = service.delivered(notice.id).await;
+            }
+            Ok(None) => {}
+            Err(e) => writeln!(out, "error: taflbot could not move in game #{id}: {e}")?,
         }
     }
     Ok(())
@@ -179,6 +206,28 @@ pub async fn execute(
             variant,
             side,
             days,
+            level,
+        } if opponent.key == taflbot().key => {
+            let view = svc
+                .play_bot(me, &taflbot(), &variant, side, days, level, None)
+                .await?;
+            let png = svc.game_picture(view.id).await?;
+            format!(
+                "{}\n{}\n{}",
+                text::bot_game_started(me, &view, s),
+                text::post(&News::Started, &view, s),
+                save(images, &format!("game-{}-0.png", view.id), &png)
+            )
+        }
+        Command::Challenge {
+            level: Some(level), ..
+        } => return Err(commands::level_for_people(level)),
+        Command::Challenge {
+            opponent,
+            variant,
+            side,
+            days,
+            level: None,
         } => {
             let c = svc
                 .challenge(me, &opponent, &variant, side, days, None)
@@ -259,6 +308,7 @@ pub async fn execute(
             )
         }
         Command::Record { game } => svc.record(me, game, None).await?,
+        Command::Hint { game } => text::hint(&svc.hint(me, game, None).await?, s),
         Command::Import { moves, variant } => {
             let game = svc.import(&variant, &moves, usize::MAX).await?;
             format!(

@@ -94,6 +94,23 @@ enum Command {
         position: Option<String>,
         depth: u32,
     },
+    /// Pairs of games between two players (random, greedy or a level 1..5), sides swapped.
+    Arena {
+        /// Variant ids, or `all`.
+        #[arg(long, default_value = "all", value_delimiter = ',')]
+        variant: Vec<String>,
+        #[arg(long)]
+        a: String,
+        #[arg(long)]
+        b: String,
+        #[arg(long, default_value_t = 50)]
+        pairs: u32,
+        /// A game unfinished after this many turns is a draw.
+        #[arg(long, default_value_t = 300)]
+        max_turns: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// The engine's turn: from a position (or the start) after the given turns.
     Ai {
         #[arg(long)]
@@ -183,6 +200,25 @@ fn run(args: Args) -> Result<String, cli::CliError> {
                 options,
                 json,
             )
+        }
+        Command::Arena {
+            variant,
+            a,
+            b,
+            pairs,
+            max_turns,
+            seed,
+        } => {
+            let variants = if variant.iter().any(|v| v == "all") {
+                taflbot::rules::Variant::all().iter().collect()
+            } else {
+                variant
+                    .iter()
+                    .map(|id| cli::variant(id))
+                    .collect::<Result<Vec<_>, _>>()?
+            };
+            let (a, b) = (cli::arena_player(&a)?, cli::arena_player(&b)?);
+            Ok(cli::arena(&variants, a, b, pairs, max_turns, seed))
         }
         Command::Import { variant, file } => {
             let text = match file {

@@ -24,6 +24,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0003_fair_sides_and_delivery.sql"),
     ),
     (4, "servers", include_str!("../migrations/0004_servers.sql")),
+    (
+        5,
+        "bot games",
+        include_str!("../migrations/0005_bot_games.sql"),
+    ),
 ];
 
 /// Why the database could not be used.

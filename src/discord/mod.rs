@@ -82,6 +82,8 @@ impl Config {
 /// What every command and button shares.
 pub struct Bot {
     pub service: Service,
+    /// taflbot itself, as its games name it.
+    pub user: crate::service::Person,
     pub poster: Poster,
     pub answers: Retry,
     pub inflight: Inflight,
@@ -212,11 +214,13 @@ pub struct Running {
     shards: Arc<ShardManager>,
     stop: tokio::sync::watch::Sender<bool>,
     sweeper: tokio::task::JoinHandle<()>,
+    /// Plays the bot's turns in games against it.
+    player: tokio::task::JoinHandle<()>,
     bot: Arc<Bot>,
 }
 
 /// Connects the bot: checks the token, registers the commands once the gateway is ready, and
-/// starts the sweeper that posts reminders and timeouts.
+/// starts the sweeper that posts reminders and timeouts and the task that plays the bot's turns.
 pub async fn start(config: Config, service: Service) -> Result<Running, StartError> {
     let mut http = HttpBuilder::new(&config.token);
     if let Some(base) = &config.api_base {
@@ -224,15 +228,19 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
         http = http.proxy(base.as_str()).ratelimiter_disabled(true);
     }
     let http = http.build();
-    match post::retrying(&config.posts, "check token", || http.get_current_user()).await {
-        Ok(me) => tracing::info!(bot = %me.name, "connected to Discord"),
+    let me = match post::retrying(&config.posts, "check token", || http.get_current_user()).await {
+        Ok(me) => {
+            tracing::info!(bot = %me.name, "connected to Discord");
+            me
+        }
         Err(e) if post::refusal(&e).is_some_and(|(status, _)| status == 401) => {
             return Err(StartError::Token)
         }
         Err(e) => return Err(StartError::Discord(e)),
-    }
+    };
     let bot = Arc::new(Bot {
         service: service.clone(),
+        user: crate::service::Person::new(me.id.to_string(), me.name.clone()),
         poster: Poster {
             retry: config.posts.clone(),
         },
@@ -275,7 +283,14 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
     let shards = client.shard_manager.clone();
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let (deliverer, http) = (bot.clone(), client.http.clone());
-    let sweeper = service.spawn_sweeper(config.sweep_every, stopped, move |notice| {
+    let sweeper = service.spawn_sweeper(config.sweep_every, stopped.clone(), {
+        let (deliverer, http) = (deliverer.clone(), http.clone());
+        move |notice| {
+            let (bot, http) = (deliverer.clone(), http.clone());
+            async move { bot.deliver(&http, notice).await }
+        }
+    });
+    let player = service.spawn_bot_player(stopped, move |notice| {
         let (bot, http) = (deliverer.clone(), http.clone());
         async move { bot.deliver(&http, notice).await }
     });
@@ -285,6 +300,7 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
         shards,
         stop,
         sweeper,
+        player,
         bot,
     })
 }
@@ -297,6 +313,7 @@ impl Running {
         self.bot.inflight.idle(Duration::from_secs(30)).await;
         let _ = self.stop.send(true);
         let _ = self.sweeper.await;
+        let _ = self.player.await;
         let _ = tokio::time::timeout(Duration::from_secs(5), self.client).await;
     }
 

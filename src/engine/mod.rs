@@ -10,6 +10,7 @@
 //! assert!(matches!(thought.turn[0], Step::Move(_)));
 //! ```
 
+pub mod arena;
 pub mod eval;
 mod search;
 

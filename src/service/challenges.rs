@@ -20,7 +20,7 @@ pub const MAX_OPEN_CHALLENGES: i64 = 5;
 pub const CHALLENGE_COOLDOWN: i64 = 60;
 
 /// One fair coin from the operating system: true when the challenger attacks.
-fn coin() -> Result<bool, ServiceError> {
+pub(super) fn coin() -> Result<bool, ServiceError> {
     let mut byte = [0u8; 1];
     getrandom::getrandom(&mut byte)
         .map_err(|e| ServiceError::Internal(format!("no randomness: {e}")))?;

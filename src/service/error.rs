@@ -20,6 +20,12 @@ pub enum ServiceError {
     /// Bots cannot be challenged.
     NotAPerson,
     BadDays(u32),
+    /// The bot's levels are 1 to 5.
+    BadLevel(u8),
+    /// The player has this many games against the bot going already.
+    TooManyBotGames(i64),
+    /// A hint is given in games against the bot and in finished games only.
+    NoHintHere(i64),
     NoSuchChallenge(Option<i64>),
     SeveralChallenges(Vec<i64>),
     NotYourChallenge,

@@ -93,6 +93,7 @@ impl Loaded {
             last_turn,
             turns: self.game.turns().len(),
             open_chain: outcome.is_none() && self.game.position().chain().is_some(),
+            bot: row.bot(),
         }
     }
 }

@@ -5,6 +5,7 @@
 //! transaction; moves are the truth and the cached position is checked against them
 //! (`load.rs`). Every sentence a player reads is made in `text.rs`.
 
+mod bot;
 mod challenges;
 mod clock;
 mod deadlines;
@@ -18,6 +19,7 @@ mod rows;
 pub mod text;
 mod views;
 
+pub use bot::{Hint, MAX_BOT_GAMES};
 pub use challenges::{
     CHALLENGE_COOLDOWN, CHALLENGE_LIFETIME, DAYS_PER_MOVE, DEFAULT_DAYS, MAX_OPEN_CHALLENGES,
 };
@@ -86,6 +88,8 @@ pub struct GameView {
     /// A berserk chain is open: the player to move may capture again with the same piece or end
     /// the turn.
     pub open_chain: bool,
+    /// In a game against the engine: the side it plays and its level.
+    pub bot: Option<(Side, u8)>,
 }
 
 impl GameView {
@@ -190,6 +194,9 @@ pub struct Service {
     replayed: Arc<load::Replayed>,
     /// Places for CPU work (pictures, GIFs, long replays) on the blocking pool.
     cpu: Arc<tokio::sync::Semaphore>,
+    /// Places for the engine's searches on the blocking pool.
+    thinking: Arc<tokio::sync::Semaphore>,
+    bot: Arc<bot::BotQueue>,
 }
 
 /// How many pieces of CPU work run at once: all cores but one (for the async workers), at least one
@@ -208,6 +215,8 @@ impl Service {
             renderer: Arc::new(Renderer::new()),
             replayed: Arc::new(load::Replayed::default()),
             cpu: Arc::new(tokio::sync::Semaphore::new(cpu_places())),
+            thinking: Arc::new(tokio::sync::Semaphore::new(cpu_places())),
+            bot: Arc::default(),
         }
     }
 

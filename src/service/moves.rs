@@ -1,11 +1,12 @@
 //! Moves: a move written as text, the end of a berserk chain, and the legal moves a player may
 //! choose from. Each is checked by the rules core and stored with the game in one transaction.
 
+use super::load::Loaded;
 use super::rows::{GameResult, GameStatus};
 use super::{News, Person, Played, Service, ServiceError, DAY};
 use crate::notation::{canonical, read_move};
 use crate::render::Theme;
-use crate::rules::{write_position, Game};
+use crate::rules::{write_position, Game, Side};
 
 /// What a turn's step stores: a move in canonical text, or the end of a chain.
 enum Step {
@@ -88,23 +89,62 @@ impl Service {
             Step::Move(text) => text.as_str(),
             Step::End => "end",
         };
-        let player_id = loaded.row.player_ids()[seat as usize];
-        let ply = loaded.row.move_count;
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, text, player, played_at) VALUES (?, ?, ?, ?, ?)",
-        )
-        .bind(id)
-        .bind(ply)
-        .bind(stored)
-        .bind(player_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| match e.as_database_error().map(|d| d.kind()) {
-            // The move's place is taken: another move came first.
-            Some(sqlx::error::ErrorKind::UniqueViolation) => ServiceError::PositionChanged(id),
-            _ => ServiceError::from(e),
-        })?;
+        self.store_steps(&mut tx, &mut loaded, mover, &[stored], now)
+            .await?;
+        tx.commit().await?;
+        let by = loaded.row.player(mover);
+        let news = match step {
+            Step::Move(text) => News::Moved { by, text },
+            Step::End => News::TurnEnded { by },
+        };
+        let view = loaded.view();
+        self.wake_bot(&view);
+        Ok(Played {
+            view,
+            news,
+            // The move is stored: a picture that cannot be made leaves the news without one.
+            png: match self.picture(&loaded, false, Theme::Classic).await {
+                Ok(png) => png,
+                Err(e) => {
+                    tracing::error!(game = id, error = %e, "no picture after a move");
+                    Vec::new()
+                }
+            },
+        })
+    }
+
+    /// Writes steps that `mover` has just taken in `loaded.game` (their stored texts: a canonical
+    /// move or `end`) and the game's new state, on the caller's transaction, and brings
+    /// `loaded.row` up to date. Fails with `PositionChanged` when another move came first.
+    pub(super) async fn store_steps(
+        &self,
+        tx: &mut sqlx::SqliteConnection,
+        loaded: &mut Loaded,
+        mover: Side,
+        stored: &[&str],
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        let id = loaded.row.id;
+        let player_id = loaded.row.player_ids()[mover as usize];
+        let first_ply = loaded.row.move_count;
+        for (i, text) in stored.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO moves (game_id, ply, text, player, played_at) VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(id)
+            .bind(first_ply + i as i64)
+            .bind(text)
+            .bind(player_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| match e.as_database_error().map(|d| d.kind()) {
+                // The move's place is taken: another move came first.
+                Some(sqlx::error::ErrorKind::UniqueViolation) => ServiceError::PositionChanged(id),
+                _ => ServiceError::from(e),
+            })?;
+        }
+        let count = stored.len() as i64;
         let turn_passed = loaded.game.position().turn() != mover;
         let outcome = loaded.game.outcome();
         let status = if outcome.is_some() {
@@ -119,7 +159,7 @@ impl Service {
             loaded.row.deadline
         };
         let updated = sqlx::query(
-            "UPDATE games SET position = ?, move_count = move_count + 1, status = ?, result = ?, reason = ?,
+            "UPDATE games SET position = ?, move_count = move_count + ?, status = ?, result = ?, reason = ?,
                 draw_offer = CASE WHEN draw_offer = ? THEN draw_offer ELSE NULL END, updated_at = ?,
                 turn_started = CASE WHEN ? THEN ? ELSE turn_started END,
                 deadline = ?, remind_at = CASE WHEN ? THEN ? ELSE remind_at END,
@@ -127,6 +167,7 @@ impl Service {
              WHERE id = ? AND move_count = ? AND status = 'active'",
         )
         .bind(write_position(loaded.game.position()))
+        .bind(count)
         .bind(status)
         .bind(result)
         .bind(outcome.map(|o| o.reason))
@@ -139,15 +180,14 @@ impl Service {
         .bind(super::deadlines::remind_at(deadline, loaded.row.days()))
         .bind(turn_passed)
         .bind(id)
-        .bind(ply)
+        .bind(first_ply)
         .execute(&mut *tx)
         .await?;
         if updated.rows_affected() != 1 {
             return Err(ServiceError::PositionChanged(id));
         }
-        tx.commit().await?;
-        self.replayed.put(id, ply + 1, &loaded.game);
-        loaded.row.move_count += 1;
+        self.replayed.put(id, first_ply + count, &loaded.game);
+        loaded.row.move_count += count;
         loaded.row.deadline = deadline;
         loaded.row.status = status;
         loaded.row.result = result;
@@ -155,22 +195,6 @@ impl Service {
         if loaded.row.draw_offer != Some(player_id) || outcome.is_some() {
             loaded.row.draw_offer = None;
         }
-        let by = loaded.row.player(mover);
-        let news = match step {
-            Step::Move(text) => News::Moved { by, text },
-            Step::End => News::TurnEnded { by },
-        };
-        Ok(Played {
-            view: loaded.view(),
-            news,
-            // The move is stored: a picture that cannot be made leaves the news without one.
-            png: match self.picture(&loaded, false, Theme::Classic).await {
-                Ok(png) => png,
-                Err(e) => {
-                    tracing::error!(game = id, error = %e, "no picture after a move");
-                    Vec::new()
-                }
-            },
-        })
+        Ok(())
     }
 }

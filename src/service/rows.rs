@@ -167,7 +167,7 @@ pub const GAME_SELECT: &str =
     "SELECT g.id, g.variant, g.start, g.days, g.guild, g.channel, g.thread, g.status,
         g.result, g.reason, g.position, g.move_count, g.draw_offer, g.deadline,
         g.attacker, pa.key AS attacker_key, pa.name AS attacker_name,
-        g.defender, pd.key AS defender_key, pd.name AS defender_name
+        g.defender, pd.key AS defender_key, pd.name AS defender_name, g.bot_level, g.bot_attacks
      FROM games g JOIN players pa ON pa.id = g.attacker JOIN players pd ON pd.id = g.defender";
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -196,9 +196,24 @@ pub struct GameRow {
     pub defender: i64,
     pub defender_key: String,
     pub defender_name: String,
+    /// The engine's level in a game against it.
+    pub bot_level: Option<i64>,
+    /// Whether the engine plays the attackers, in a game against it.
+    pub bot_attacks: Option<bool>,
 }
 
 impl GameRow {
+    /// In a game against the engine: the side it plays and its level.
+    pub fn bot(&self) -> Option<(Side, u8)> {
+        let level = self.bot_level?;
+        let side = if self.bot_attacks? {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        Some((side, level.clamp(1, 5) as u8))
+    }
+
     /// The players by side: attackers (Red) first.
     pub fn players(&self) -> [Person; 2] {
         [

@@ -192,14 +192,28 @@ pub fn notice(n: &Notice, view: &GameView, s: &dyn Style) -> String {
 /// Who is addressed at the end of a post: the player to move, or both players at the end.
 pub fn call_to_move(view: &GameView, s: &dyn Style) -> String {
     match &view.waiting_for {
+        Some(next) if bot_to_move(view) => format!("{} is thinking.", s.name(next)),
         Some(next) => format!("{}, your move.", s.mention(next)),
-        None => view
-            .players
-            .iter()
+        None => humans(view)
             .map(|p| s.mention(p))
             .collect::<Vec<_>>()
             .join(" "),
     }
+}
+
+/// Whether the bot is to move in a game against it.
+fn bot_to_move(view: &GameView) -> bool {
+    view.waiting_for.is_some() && view.bot.is_some_and(|(side, _)| side == view.to_move)
+}
+
+/// The players who are people: both, or the bot's opponent.
+fn humans(view: &GameView) -> impl Iterator<Item = &Person> {
+    let bot = view.bot.map(|(side, _)| side as usize);
+    view.players
+        .iter()
+        .enumerate()
+        .filter(move |(i, _)| Some(*i) != bot)
+        .map(|(_, p)| p)
 }
 
 /// The challenge as posted to the challenged player.
@@ -235,6 +249,54 @@ pub fn accepted(who: &Person, view: &GameView, s: &dyn Style) -> String {
         s.name(who),
         view.id,
         view.variant.name
+    )
+}
+
+/// The answer to a challenge of the bot: the game has begun.
+pub fn bot_game_started(who: &Person, view: &GameView, s: &dyn Style) -> String {
+    let place = view
+        .place()
+        .and_then(|p| s.place(p))
+        .map(|p| format!(" It is played in {p}."))
+        .unwrap_or_default();
+    let (bot_side, level) = view
+        .bot
+        .unwrap_or((view.to_move, crate::engine::DEFAULT_LEVEL));
+    let human_side = view.variant.side_name(bot_side.other());
+    let first = if view.to_move == bot_side {
+        "taflbot moves first and will answer in a moment"
+    } else {
+        "you move first"
+    };
+    format!(
+        "{} takes on taflbot: game #{} ({}) has begun, taflbot at level {level}. {} plays the {human_side}; {first}.{place}",
+        s.name(who),
+        view.id,
+        view.variant.name,
+        s.name(who),
+    )
+}
+
+/// The engine's suggestion.
+pub fn hint(h: &crate::service::Hint, s: &dyn Style) -> String {
+    let side = h.variant.side_name(h.side);
+    let when = if h.before_the_end {
+        format!("Before the last turn of game #{}", h.game)
+    } else {
+        format!("In game #{}", h.game)
+    };
+    let judged = match (h.won_in, h.score) {
+        (Some(n), _) if n > 0 => format!(", and the {side} win in {n}"),
+        (Some(n), _) => format!(", though the {side} lose in {}", -n),
+        (None, Some(cp)) => format!(" (the {side} stand {cp:+} in hundredths of a man)"),
+        (None, None) => String::new(),
+    };
+    let mut line: Vec<&str> = h.line.iter().map(String::as_str).collect();
+    line.truncate(12);
+    format!(
+        "{when} taflbot would play {} for the {side}{judged}. The line it expects: {}.",
+        s.code(&h.turn.join(" ")),
+        line.join(" ")
     )
 }
 
@@ -411,6 +473,13 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             "you challenged this player a moment ago: wait {wait} more seconds before challenging them again"
         ),
         NotAPerson => "bots do not play here: challenge a person".into(),
+        BadLevel(l) => format!("the bot plays at levels 1 to 5, not {l}"),
+        TooManyBotGames(max) => format!(
+            "you have {max} games against the bot going, the most there may be: finish one first"
+        ),
+        NoHintHere(id) => format!(
+            "no hints in game #{id}: hints are for games against the bot and for finished games"
+        ),
         BadDays(d) => {
             format!("{d} days per move is not offered: choose 1, 2, 3, 5, 7, 10 or 14")
         }
@@ -512,8 +581,9 @@ pub fn pinged<'a>(n: &'a News, view: &'a GameView) -> Vec<&'a Person> {
         News::DrawOffered { by } => view.players.iter().filter(|p| p.key != by.key).collect(),
         News::DrawDeclined { .. } => Vec::new(),
         _ => match &view.waiting_for {
+            Some(_) if bot_to_move(view) => Vec::new(),
             Some(next) => vec![next],
-            None => view.players.iter().collect(),
+            None => humans(view).collect(),
         },
     }
 }

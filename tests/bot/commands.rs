@@ -78,7 +78,8 @@ fn options_are_read_by_kind() {
                 opponent: local("bob"),
                 variant: "tablut".into(),
                 side: SideChoice::Defenders,
-                days: None
+                days: None,
+                level: None
             }
         );
     }
@@ -127,9 +128,25 @@ fn the_local_mode_reads_words_and_named_options() {
                 opponent: local("bob"),
                 variant: "tablut".into(),
                 side: SideChoice::Attackers,
-                days: Some(5)
+                days: Some(5),
+                level: None
             }
         )
+    );
+    assert_eq!(
+        read("alice challenge @taflbot brandubh level:2").unwrap().1,
+        Command::Challenge {
+            opponent: local("taflbot"),
+            variant: "brandubh".into(),
+            side: SideChoice::Random,
+            days: None,
+            level: Some(2)
+        }
+    );
+    let bad = read("alice challenge @taflbot brandubh level:9").unwrap_err();
+    assert_eq!(
+        bad.to_string(),
+        "\"9\" is not a level from 1 (weakest) to 5 (option level)"
     );
     assert_eq!(
         read("bob move e1 e5 game:3").unwrap().1,

@@ -14,3 +14,4 @@ mod discord;
 mod local;
 mod render;
 mod service;
+mod versus_bot;

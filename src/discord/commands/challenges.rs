@@ -16,9 +16,16 @@ pub async fn challenge(
     variant: &str,
     side: SideChoice,
     days: Option<u32>,
+    level: Option<u8>,
 ) -> Result<(), ServiceError> {
+    if opponent.key == c.bot.user.key {
+        return play_bot(c, variant, side, days, level).await;
+    }
     if is_bot(c, &opponent) {
         return Err(ServiceError::NotAPerson);
+    }
+    if let Some(level) = level {
+        return Err(crate::commands::level_for_people(level));
     }
     let channel = c.channel();
     let ch = c
@@ -30,6 +37,52 @@ pub async fn challenge(
         .button(Button::Accept(ch.id))
         .button(Button::Decline(ch.id));
     c.answer(reply).await;
+    Ok(())
+}
+
+/// A game against taflbot: answers at once, then opens the game's thread, posts the opening
+/// board there, and lets the bot move if it moves first.
+async fn play_bot(
+    c: &Call<'_>,
+    variant: &str,
+    side: SideChoice,
+    days: Option<u32>,
+    level: Option<u8>,
+) -> Result<(), ServiceError> {
+    let _working = c.bot.inflight.enter();
+    let channel = c.channel();
+    let mut view = c
+        .service
+        .play_bot(
+            &c.who,
+            &c.bot.user,
+            variant,
+            side,
+            days,
+            level,
+            Some(&channel),
+        )
+        .await?;
+    c.settle(Reply::text(text::bot_game_started(&c.who, &view, STYLE)))
+        .await;
+    if let Some(thread) = open_thread(c, &view).await {
+        view.thread = Some(thread);
+        let said = Reply::text(text::bot_game_started(&c.who, &view, STYLE));
+        if let Err(e) = c.responder.revise(&said).await {
+            tracing::warn!(game = view.id, error = %e, "could not name the thread in the answer");
+        }
+    }
+    match c.service.game_picture(view.id).await {
+        Ok(opening) => {
+            let reply = news_reply(&News::Started, &view, Some(opening));
+            let nonce = format!("start{}", view.id);
+            c.bot
+                .post_or_keep(c.http, &view, &News::Started, &reply, &nonce)
+                .await;
+        }
+        Err(e) => tracing::warn!(game = view.id, error = %e, "no opening picture"),
+    }
+    c.service.wake_bot(&view);
     Ok(())
 }
 

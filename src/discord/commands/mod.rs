@@ -65,6 +65,11 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
     fn integer(b: CreateCommandOption) -> CreateCommandOption {
         b.kind(CommandOptionType::Integer)
     }
+    fn level(b: CreateCommandOption) -> CreateCommandOption {
+        b.kind(CommandOptionType::Integer)
+            .min_int_value(1)
+            .max_int_value(5)
+    }
     fn days(b: CreateCommandOption) -> CreateCommandOption {
         b.kind(CommandOptionType::Integer)
             .min_int_value(1)
@@ -99,6 +104,7 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
             Kind::Text | Kind::Variant | Kind::Move => text,
             Kind::Game | Kind::Challenge | Kind::Side => integer,
             Kind::Days => days,
+            Kind::Level => level,
             Kind::Flag => flag,
             Kind::User => user,
         }),
@@ -308,7 +314,8 @@ async fn dispatch(c: &Call<'_>, command: Command) -> Result<(), ServiceError> {
             variant,
             side,
             days,
-        } => challenges::challenge(c, opponent, &variant, side, days).await,
+            level,
+        } => challenges::challenge(c, opponent, &variant, side, days, level).await,
         Command::Accept { challenge } => challenges::accept(c, challenge).await,
         Command::Decline { challenge } => challenges::decline(c, challenge).await,
         Command::Cancel { challenge } => challenges::cancel(c, challenge).await,
@@ -323,6 +330,7 @@ async fn dispatch(c: &Call<'_>, command: Command) -> Result<(), ServiceError> {
         Command::Games { player } => views::games(c, player).await,
         Command::Rules { variant } => views::rules(c, &variant).await,
         Command::Record { game } => views::record(c, game).await,
+        Command::Hint { game } => views::hint(c, game).await,
         Command::Import { moves, variant } => views::import(c, &moves, &variant).await,
         Command::Help => help::help(c).await,
     }
@@ -384,9 +392,10 @@ fn options(
             (R::String(s), Some(Kind::Text | Kind::Variant | Kind::Move)) => {
                 Value::Text(s.to_string())
             }
-            (R::Integer(n), Some(Kind::Game | Kind::Challenge | Kind::Side | Kind::Days)) => {
-                Value::Int(*n)
-            }
+            (
+                R::Integer(n),
+                Some(Kind::Game | Kind::Challenge | Kind::Side | Kind::Days | Kind::Level),
+            ) => Value::Int(*n),
             (R::Boolean(b), Some(Kind::Flag)) => Value::Flag(*b),
             (R::User(u, m), Some(Kind::User)) => {
                 Value::User(person(u, m.and_then(|m| m.nick.as_deref())))

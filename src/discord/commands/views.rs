@@ -54,6 +54,14 @@ pub async fn record(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError>
     Ok(())
 }
 
+/// The engine's suggestion, privately: in a game against taflbot or a finished game.
+pub async fn hint(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+    let channel = c.channel();
+    let hint = c.service.hint(&c.who, game, Some(&channel)).await?;
+    c.answer(Reply::private(text::hint(&hint, STYLE))).await;
+    Ok(())
+}
+
 pub async fn import(c: &Call<'_>, moves: &str, variant: &str) -> Result<(), ServiceError> {
     let service = c.service.clone();
     // Room for the record and the final board beside the GIF.

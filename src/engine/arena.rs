@@ -1,0 +1,205 @@
+//! Sparring: two players meet in pairs of games with the sides swapped, from the start or from
+//! varied openings, and the score is counted. Pure, and deterministic for given seeds.
+
+use super::{steps, take, think, Settings, Step};
+use crate::rules::random::Rng;
+use crate::rules::{Game, Side, Variant};
+
+/// Who plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// Uniformly random steps.
+    Random,
+    /// The biggest capture, else a random step.
+    Greedy,
+    /// The engine at a level, 1 to 5.
+    Level(u8),
+    /// The engine with settings of its own.
+    Engine(Settings),
+}
+
+impl Player {
+    /// Chooses a whole turn and plays it.
+    pub fn play_turn(&self, game: &mut Game, rng: &mut Rng) {
+        let side = game.position().turn();
+        match self {
+            Player::Level(level) => {
+                let settings = Settings::level(*level, rng.next_u64());
+                self.engine_turn(game, &settings);
+            }
+            Player::Engine(settings) => self.engine_turn(game, settings),
+            Player::Random | Player::Greedy => {
+                while game.outcome().is_none() && game.position().turn() == side {
+                    let options = steps(game);
+                    let step = if *self == Player::Greedy {
+                        greedy(game, &options, rng)
+                    } else {
+                        options[rng.below(options.len())]
+                    };
+                    take(game, step).expect("a listed step is legal");
+                    if game.turns().last().is_some_and(|t| t.complete) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    fn engine_turn(&self, game: &mut Game, settings: &Settings) {
+        let thought = think(game, settings).expect("the game is in play");
+        for step in thought.turn {
+            take(game, step).expect("the engine chose a legal step");
+        }
+    }
+}
+
+/// The step capturing most, ties and no capture broken at random.
+fn greedy(game: &Game, options: &[Step], rng: &mut Rng) -> Step {
+    let pos = game.position();
+    let size = |s: &Step| match s {
+        Step::Move(m) => pos.captures_of(*m).len(),
+        Step::EndTurn => 0,
+    };
+    let most = options.iter().map(size).max().unwrap_or(0);
+    let best: Vec<Step> = options
+        .iter()
+        .copied()
+        .filter(|s| size(s) == most)
+        .collect();
+    best[rng.below(best.len())]
+}
+
+/// How one game ended, for the first-named player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Result {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// The tally of a match, for the first-named player.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Wins as attackers (or Red), counted among `wins`.
+    pub wins_attacking: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points per game, a draw counting half: 0.0 to 1.0.
+    pub fn score(&self) -> f64 {
+        let games = self.games().max(1) as f64;
+        (self.wins as f64 + 0.5 * self.draws as f64) / games
+    }
+
+    fn add(&mut self, result: Result, side: Side) {
+        match result {
+            Result::Win => {
+                self.wins += 1;
+                if side == Side::Attackers {
+                    self.wins_attacking += 1;
+                }
+            }
+            Result::Draw => self.draws += 1,
+            Result::Loss => self.losses += 1,
+        }
+    }
+}
+
+/// One game: `a` plays `a_side`, `b` the other, after the opening steps; unfinished after
+/// `max_turns` turns it counts as a draw.
+pub fn game(
+    variant: &'static Variant,
+    a: Player,
+    b: Player,
+    a_side: Side,
+    opening: &[Step],
+    max_turns: usize,
+    seed: u64,
+) -> Result {
+    let mut game = Game::new(variant);
+    for &step in opening {
+        take(&mut game, step).expect("an opening of legal steps");
+    }
+    let mut rng = Rng::new(seed);
+    for _ in 0..max_turns {
+        if game.outcome().is_some() {
+            break;
+        }
+        let player = if game.position().turn() == a_side {
+            a
+        } else {
+            b
+        };
+        player.play_turn(&mut game, &mut rng);
+    }
+    match game.outcome().and_then(|o| o.winner) {
+        Some(w) if w == a_side => Result::Win,
+        Some(_) => Result::Loss,
+        None => Result::Draw,
+    }
+}
+
+/// An opening of `turns` random whole turns, drawn from `seed` (none when 0).
+pub fn opening(variant: &'static Variant, turns: usize, seed: u64) -> Vec<Step> {
+    let mut game = Game::new(variant);
+    let mut rng = Rng::new(seed);
+    let mut played = Vec::new();
+    for _ in 0..turns {
+        let side = game.position().turn();
+        while game.outcome().is_none() && game.position().turn() == side {
+            let options = steps(&game);
+            let step = options[rng.below(options.len())];
+            take(&mut game, step).expect("a listed step is legal");
+            played.push(step);
+            if game.turns().last().is_some_and(|t| t.complete) {
+                break;
+            }
+        }
+    }
+    if game.outcome().is_some() {
+        // An opening must leave a game to play: shorter then.
+        return opening(variant, turns.saturating_sub(1), seed.wrapping_add(1));
+    }
+    played
+}
+
+/// `pairs` pairs of games, each pair from one opening with the sides swapped: the first pair from
+/// the start, the others after two random turns.
+pub fn run(
+    variant: &'static Variant,
+    a: Player,
+    b: Player,
+    pairs: u32,
+    max_turns: usize,
+    seed: u64,
+) -> Tally {
+    let mut tally = Tally::default();
+    for pair in 0..pairs {
+        let pair_seed = seed ^ (u64::from(pair) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let start = if pair == 0 {
+            Vec::new()
+        } else {
+            opening(variant, 2, pair_seed)
+        };
+        for side in Side::BOTH {
+            let result = game(
+                variant,
+                a,
+                b,
+                side,
+                &start,
+                max_turns,
+                pair_seed ^ side.index() as u64,
+            );
+            tally.add(result, side);
+        }
+    }
+    tally
+}

@@ -1,0 +1,391 @@
+//! Games against taflbot's engine. A challenge to the bot starts the game at once. The bot's turns
+//! are thought on the blocking pool, a few games at a time, never on the path of a command: the
+//! player's move is answered, and the bot's turn follows as a notice, stored with its moves in one
+//! transaction, so that a restart neither loses nor repeats it. A restart finds the games where
+//! the bot is to move and plays them. A hint is the engine's suggestion, in a game against the bot
+//! or a finished one, never in a game between people that is still going.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use super::challenges::coin;
+use super::load::Loaded;
+use super::rows::SideChoice;
+use super::{Delivery, GameView, News, Notice, Person, Service, ServiceError, DAY};
+use crate::engine::{self, Settings, Step, LEVELS};
+use crate::notation::canonical;
+use crate::rules::{Game, Side, Variant};
+
+/// The most games one player may have going against the bot at once.
+pub const MAX_BOT_GAMES: i64 = 3;
+
+/// The engine's settings for hints: the strongest level.
+const HINT_LEVEL: u8 = 5;
+
+/// What the engine suggests in a game.
+#[derive(Clone, Debug)]
+pub struct Hint {
+    pub game: i64,
+    pub variant: &'static Variant,
+    /// The side the hint is for.
+    pub side: Side,
+    /// The suggested turn, in canonical text.
+    pub turn: Vec<String>,
+    /// The line the engine expects, from the suggested turn on.
+    pub line: Vec<String>,
+    /// The score for that side in hundredths of a man, when no forced result is seen.
+    pub score: Option<i32>,
+    /// The side's own moves to a forced win (positive) or loss (negative).
+    pub won_in: Option<i32>,
+    /// For a finished game: the hint is for the position before its last turn.
+    pub before_the_end: bool,
+}
+
+/// Where games for the bot to move are announced to the task that plays them.
+#[derive(Default)]
+pub(super) struct BotQueue {
+    sender: Mutex<Option<tokio::sync::mpsc::UnboundedSender<i64>>>,
+}
+
+impl BotQueue {
+    fn wake(&self, game: i64) {
+        if let Some(sender) = self
+            .sender
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            let _ = sender.send(game);
+        }
+    }
+}
+
+impl Service {
+    /// Starts a game against the bot (`bot` is how the front end names it) at once.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn play_bot(
+        &self,
+        from: &Person,
+        bot: &Person,
+        variant: &str,
+        side: SideChoice,
+        days: Option<u32>,
+        level: Option<u8>,
+        channel: Option<&str>,
+    ) -> Result<GameView, ServiceError> {
+        let variant = Variant::by_id(variant)
+            .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
+        if from.key == bot.key {
+            return Err(ServiceError::SelfChallenge);
+        }
+        let days = days.unwrap_or(super::DEFAULT_DAYS);
+        if !super::DAYS_PER_MOVE.contains(&days) {
+            return Err(ServiceError::BadDays(days));
+        }
+        let level = level.unwrap_or(engine::DEFAULT_LEVEL);
+        if !LEVELS.contains(&level) {
+            return Err(ServiceError::BadLevel(level));
+        }
+        let human_attacks = match side {
+            SideChoice::Attackers => true,
+            SideChoice::Defenders => false,
+            SideChoice::Random => coin()?,
+        };
+        let now = self.now();
+        let mut tx = self.write().await?;
+        let human = self.player_id(&mut tx, from).await?;
+        let machine = self.player_id(&mut tx, bot).await?;
+        let going: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM games WHERE status = 'active' AND bot_level IS NOT NULL
+               AND (attacker = ? OR defender = ?)",
+        )
+        .bind(human)
+        .bind(human)
+        .fetch_one(&mut *tx)
+        .await?;
+        if going >= MAX_BOT_GAMES {
+            return Err(ServiceError::TooManyBotGames(MAX_BOT_GAMES));
+        }
+        let (attacker, defender) = if human_attacks {
+            (human, machine)
+        } else {
+            (machine, human)
+        };
+        let start = variant.setup;
+        let deadline = now + days as i64 * DAY;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO games (variant, start, attacker, defender, days, guild, channel, position,
+                                turn_started, deadline, remind_at, created_at, updated_at,
+                                bot_level, bot_attacks)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(variant.id)
+        .bind(start)
+        .bind(attacker)
+        .bind(defender)
+        .bind(days as i64)
+        .bind(self.scope.guild())
+        .bind(channel)
+        .bind(start)
+        .bind(now)
+        .bind(deadline)
+        .bind(super::deadlines::remind_at(deadline, days))
+        .bind(now)
+        .bind(now)
+        .bind(level as i64)
+        .bind(!human_attacks)
+        .fetch_one(&mut *tx)
+        .await?;
+        let loaded = self.load(&mut tx, id).await?;
+        tx.commit().await?;
+        // The front end wakes the bot once it has shown the game (see `wake_bot`).
+        Ok(loaded.view())
+    }
+
+    /// Tells the bot's task that it may be its turn in this game (after a move, this is done by
+    /// the move; a new game is woken by the front end once it is shown).
+    pub fn wake_bot(&self, view: &GameView) {
+        if let (Some((side, _)), Some(_)) = (view.bot, &view.waiting_for) {
+            if view.to_move == side {
+                self.bot.wake(view.id);
+            }
+        }
+    }
+
+    /// The games where the bot is to move.
+    pub async fn bot_games_due(&self) -> Result<Vec<i64>, ServiceError> {
+        let rows: Vec<(i64, String, bool)> = sqlx::query_as(
+            "SELECT id, position, bot_attacks FROM games
+             WHERE status = 'active' AND bot_level IS NOT NULL ORDER BY updated_at",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .filter(|(_, position, bot_attacks)| {
+                // The side letter of the stored position: attackers (`a`) or Red (`r`).
+                let attackers = matches!(position.split_whitespace().nth(1), Some("a" | "r"));
+                attackers == *bot_attacks
+            })
+            .map(|(id, _, _)| id)
+            .collect())
+    }
+
+    /// Plays the bot's turn in a game where it is to move, and returns the notice of it (which is
+    /// stored with the moves). Nothing when it is not the bot's turn, or the game changed while
+    /// the bot thought (it is then asked again).
+    pub async fn bot_turn(&self, id: i64) -> Result<Option<Notice>, ServiceError> {
+        let (game, level, count) = {
+            let mut conn = self.pool.acquire().await?;
+            let loaded = self.load(&mut conn, id).await?;
+            let Some((side, level)) = loaded.row.bot() else {
+                return Ok(None);
+            };
+            if loaded.ensure_active().is_err() || loaded.game.position().turn() != side {
+                return Ok(None);
+            }
+            (loaded.game, level, loaded.row.move_count)
+        };
+        let seed = id as u64 ^ (count as u64) << 32;
+        let thought = self
+            .engine(move || engine::think(&game, &Settings::level(level, seed)))
+            .await?
+            .map_err(|e| ServiceError::Internal(e.to_string()))?;
+        let now = self.now();
+        let mut tx = self.write().await?;
+        let mut loaded = self.load(&mut tx, id).await?;
+        let Some((side, _)) = loaded.row.bot() else {
+            return Ok(None);
+        };
+        if loaded.row.move_count != count || loaded.ensure_active().is_err() {
+            return Ok(None);
+        }
+        let mut stored = Vec::new();
+        let mut written = Vec::new();
+        for &step in &thought.turn {
+            match step {
+                Step::Move(m) => {
+                    let text = canonical(loaded.game.position(), m);
+                    loaded
+                        .game
+                        .play(m)
+                        .map_err(|e| ServiceError::Internal(format!("the engine's move: {e}")))?;
+                    written.push(text.clone());
+                    stored.push(text);
+                }
+                Step::EndTurn => {
+                    loaded
+                        .game
+                        .end_turn()
+                        .map_err(|e| ServiceError::Internal(format!("the engine's move: {e}")))?;
+                    stored.push("end".to_string());
+                }
+            }
+        }
+        let texts: Vec<&str> = stored.iter().map(String::as_str).collect();
+        self.store_steps(&mut tx, &mut loaded, side, &texts, now)
+            .await?;
+        let news = News::Moved {
+            by: loaded.row.player(side),
+            text: written.join(" "),
+        };
+        let notice = self.notice(&mut tx, id, &news).await?;
+        tx.commit().await?;
+        Ok(Some(notice))
+    }
+
+    /// Runs engine work on the blocking pool, a few searches at a time.
+    async fn engine<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ServiceError> {
+        let _place = self
+            .thinking
+            .acquire()
+            .await
+            .map_err(|e| ServiceError::Internal(e.to_string()))?;
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|e| ServiceError::Internal(e.to_string()))
+    }
+
+    /// The engine's suggestion in a game against the bot, or in a finished game (for the position
+    /// before its last turn). Refused in a game between people that is still going.
+    pub async fn hint(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<Hint, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let id = self
+            .resolve_game(&mut conn, who, id, channel, false)
+            .await?;
+        let loaded: Loaded = self.load(&mut conn, id).await?;
+        drop(conn);
+        let finished = loaded.ensure_active().is_err();
+        if !finished && loaded.row.bot().is_none() {
+            return Err(ServiceError::NoHintHere(id));
+        }
+        let game = if finished {
+            before_last_turn(&loaded)?
+        } else {
+            loaded.game.clone()
+        };
+        let side = game.position().turn();
+        let variant = loaded.row.variant.0;
+        let seed = id as u64;
+        let probe = game.clone();
+        let thought = self
+            .engine(move || engine::think(&probe, &Settings::level(HINT_LEVEL, seed)))
+            .await?
+            .map_err(|_| ServiceError::NoHintHere(id))?;
+        let written = |steps: &[Step]| {
+            let mut g = game.clone();
+            let mut out = Vec::new();
+            for &step in steps {
+                if let Step::Move(m) = step {
+                    out.push(canonical(g.position(), m));
+                }
+                if engine::take(&mut g, step).is_err() {
+                    break;
+                }
+            }
+            out
+        };
+        Ok(Hint {
+            game: id,
+            variant,
+            side,
+            turn: written(&thought.turn),
+            line: written(&thought.pv),
+            score: thought.won_in.is_none().then_some(thought.score),
+            won_in: thought.won_in.map(|p| (p.abs() + 1) / 2 * p.signum()),
+            before_the_end: finished,
+        })
+    }
+
+    /// Plays the bot's turns: in the games `wake_bot` names, and every minute in any game where
+    /// the bot is to move (after a restart, or a turn that failed), until `stop` turns true. Each
+    /// turn's notice goes to `deliver`, which says how that went.
+    pub fn spawn_bot_player<F, Fut>(
+        &self,
+        mut stop: tokio::sync::watch::Receiver<bool>,
+        deliver: F,
+    ) -> tokio::task::JoinHandle<()>
+    where
+        F: Fn(Notice) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future + Send,
+        Fut::Output: Into<Delivery>,
+    {
+        let (sender, mut games) = tokio::sync::mpsc::unbounded_channel();
+        *self.bot.sender.lock().unwrap_or_else(|e| e.into_inner()) = Some(sender);
+        let service = self.clone();
+        let deliver = Arc::new(deliver);
+        let busy: Arc<Mutex<HashSet<i64>>> = Arc::default();
+        tokio::spawn(async move {
+            let mut rescan = tokio::time::interval(std::time::Duration::from_secs(60));
+            loop {
+                let due: Vec<i64> = tokio::select! {
+                    _ = rescan.tick() => service.bot_games_due().await.unwrap_or_default(),
+                    Some(id) = games.recv() => vec![id],
+                    changed = stop.changed() => {
+                        if changed.is_err() || *stop.borrow() {
+                            return;
+                        }
+                        continue;
+                    }
+                };
+                for id in due {
+                    // One search per game at a time: the bot never moves twice.
+                    if !busy.lock().unwrap_or_else(|e| e.into_inner()).insert(id) {
+                        continue;
+                    }
+                    let (service, deliver, busy) = (service.clone(), deliver.clone(), busy.clone());
+                    tokio::spawn(async move {
+                        match service.bot_turn(id).await {
+                            Ok(Some(notice)) => {
+                                let notice_id = notice.id;
+                                let how = deliver(notice).await.into();
+                                if let Err(e) = service.tried(notice_id, how).await {
+                                    tracing::warn!(notice = notice_id, error = %e, "could not record a delivery");
+                                }
+                            }
+                            Ok(None) => {}
+                            Err(e) => {
+                                tracing::warn!(game = id, error = %e, "the bot's turn failed; trying again later")
+                            }
+                        }
+                        busy.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+                    });
+                }
+            }
+        })
+    }
+}
+
+/// A finished game as it stood before its last turn when the board ended it, or at its end when
+/// the players did (resignation, agreement, time): where a hint still has a move to suggest.
+fn before_last_turn(loaded: &Loaded) -> Result<Game, ServiceError> {
+    let turns = loaded.game.turns();
+    let keep = if loaded.game.position().is_over() {
+        turns.len().saturating_sub(1)
+    } else {
+        turns.len()
+    };
+    let mut game = Game::from_position(loaded.game.start().clone());
+    for turn in &turns[..keep] {
+        for played in &turn.moves {
+            game.play(played.mv)
+                .map_err(|e| ServiceError::Internal(e.to_string()))?;
+        }
+        if game.position().chain().is_some() && game.outcome().is_none() {
+            game.end_turn()
+                .map_err(|e| ServiceError::Internal(e.to_string()))?;
+        }
+    }
+    if game.outcome().is_some() {
+        return Err(ServiceError::NoHintHere(loaded.row.id));
+    }
+    Ok(game)
+}

@@ -572,10 +572,6 @@ pub fn help(code: impl Fn(&str) -> String) -> String {
 }
 
 /// The refusal of a level in a challenge to a person: levels are the bot's.
-pub fn level_for_people(level: u8) -> ServiceError {
-    ServiceError::BadOption {
-        option: "level".to_string(),
-        given: level.to_string(),
-        expected: "given in challenges to taflbot only".to_string(),
-    }
+pub fn level_for_people(_level: u8) -> ServiceError {
+    ServiceError::LevelForPeople
 }

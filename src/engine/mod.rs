@@ -175,8 +175,16 @@ pub fn think(game: &Game, settings: &Settings) -> Result<Thought, EngineError> {
         if steps.is_empty() {
             break;
         }
-        let mut search =
-            search::Search::new(&board, &playing, settings.limits, settings.table_bits);
+        // A forced step (a chain's last capture, say) needs no thought beyond its score.
+        let limits = if steps.len() == 1 {
+            Limits {
+                depth: Some(1),
+                ..settings.limits
+            }
+        } else {
+            settings.limits
+        };
+        let mut search = search::Search::new(&board, &playing, limits, settings.table_bits);
         search.exact_root = settings.margin > 0;
         let found = search.run(&steps);
         nodes += search.nodes;

@@ -22,6 +22,8 @@ pub enum ServiceError {
     BadDays(u32),
     /// The bot's levels are 1 to 5.
     BadLevel(u8),
+    /// A level was given in a challenge to a person.
+    LevelForPeople,
     /// The player has this many games against the bot going already.
     TooManyBotGames(i64),
     /// A hint is given in games against the bot and in finished games only.

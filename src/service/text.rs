@@ -474,6 +474,7 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         ),
         NotAPerson => "bots do not play here: challenge a person".into(),
         BadLevel(l) => format!("the bot plays at levels 1 to 5, not {l}"),
+        LevelForPeople => "a level is for games against taflbot; a challenge to a person has none".into(),
         TooManyBotGames(max) => format!(
             "you have {max} games against the bot going, the most there may be: finish one first"
         ),

@@ -342,3 +342,86 @@ fn import_reads_an_aagenielsen_move_list_into_a_record() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ai_prints_a_whole_turn_as_replay_takes_it() {
+    let out = taflbot(&["ai", "--variant", "brandubh", "--depth", "3", "--json"]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    let v = json(&out);
+    let turn: Vec<&str> = v["turn"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(turn.len(), 1);
+    assert_eq!(v["depth"], 3);
+    assert!(v["nodes"].as_u64().unwrap() > 40);
+    assert!(v["nps"].as_u64().is_some());
+    assert_eq!(v["pv"][0].as_str(), Some(turn[0]));
+    assert!(v["score"].is_i64() && v["mate_in"].is_null(), "{v}");
+    let replayed = taflbot(&["replay", "--variant", "brandubh", turn[0]]);
+    assert!(replayed.status.success());
+
+    // A berserk chain is one turn of three moves (the king is boxed in, a man of his is free).
+    let chain = taflbot(&[
+        "ai",
+        "--variant",
+        "tyr-11",
+        "--position",
+        "8t2/1T5tTt1/6tTKTt/7tTt1/8t2/2t2t5/2T2T5/t10/11/6Tt3/11 a",
+        "--depth",
+        "4",
+        "--json",
+    ]);
+    let v = json(&chain);
+    let moves = v["turn"].as_array().unwrap();
+    assert_eq!(moves.len(), 3, "{v}");
+    let words: Vec<&str> = moves.iter().map(|m| m.as_str().unwrap()).collect();
+    let again = taflbot(&[
+        "replay",
+        "--variant",
+        "tyr-11",
+        "--position",
+        "8t2/1T5tTt1/6tTKTt/7tTt1/8t2/2t2t5/2T2T5/t10/11/6Tt3/11 a",
+        "--json",
+        &words.join(" "),
+    ]);
+    assert_eq!(json(&again)["to_move"], "defenders", "{}", stdout(&again));
+
+    // A win in one is announced as such.
+    let win = taflbot(&[
+        "ai",
+        "--variant",
+        "tablut",
+        "--position",
+        "9/9/9/9/9/9/2K6/9/t8 d",
+        "--json",
+    ]);
+    let v = json(&win);
+    assert_eq!(v["mate_in"], 1, "{v}");
+    assert!(v["score"].is_null());
+}
+
+#[test]
+fn ai_refuses_a_finished_game_and_a_bad_position_in_json() {
+    let over = taflbot(&[
+        "ai",
+        "--variant",
+        "tablut",
+        "--position",
+        "9/9/9/9/9/9/9/9/K7t d",
+        "--json",
+    ]);
+    assert_eq!(over.status.code(), Some(1));
+    let v = json(&over);
+    assert!(
+        v["error"].as_str().unwrap().starts_with("the game is over"),
+        "{v}"
+    );
+    let bad = taflbot(&["ai", "--variant", "tablut", "--position", "9/9 a", "--json"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(json(&bad)["error"].as_str().is_some());
+    let level = taflbot(&["ai", "--variant", "tablut", "--level", "7"]);
+    assert_eq!(level.status.code(), Some(2));
+}

@@ -115,3 +115,43 @@ fn local(db: &std::path::Path, images: &std::path::Path, input: &[u8]) -> std::p
         })
         .unwrap()
 }
+
+#[test]
+fn a_game_against_taflbot_in_the_local_mode() {
+    let dir = std::env::temp_dir().join(format!("taflbot-local-bot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = "\
+alice challenge @taflbot brandubh side:attackers level:1
+alice move d2-c2
+alice hint
+bob challenge @carol brandubh level:2
+";
+    let out = local(
+        &dir.join("local.db"),
+        &dir.join("pictures"),
+        script.as_bytes(),
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("alice takes on taflbot: game #1 (Brandubh 7x7) has begun, taflbot at level 1. alice plays the attackers; you move first."),
+        "{text}"
+    );
+    let mine = lines
+        .iter()
+        .position(|l| l.starts_with("alice played d2-c2."))
+        .expect(&text);
+    assert_eq!(lines[mine + 1], "taflbot is thinking.", "{text}");
+    // The bot's answer follows at once, with its picture.
+    assert!(lines[mine + 3].starts_with("taflbot played "), "{text}");
+    assert_eq!(lines[mine + 4], "alice, your move.", "{text}");
+    assert!(lines[mine + 5].starts_with("picture: "), "{text}");
+    assert!(text.contains("In game #1 taflbot would play "), "{text}");
+    assert!(
+        text.contains(
+            "error: a level is for games against taflbot; a challenge to a person has none"
+        ),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

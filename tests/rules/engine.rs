@@ -179,13 +179,15 @@ fn the_standard_goes_home() {
 
 #[test]
 fn a_berserk_chain_takes_three() {
-    // a4-c4 takes c5, c4-f4 takes f5, f4-f2 takes g2; the king is boxed in by his own men.
+    // a4-c4 takes c5, c4-f4 takes f5, f4-f2 takes g2. The king is boxed in by his own men, who
+    // are held by attackers; the man on b10 is free to move.
     let p = pos(
         "tyr-11",
         "a",
-        "ta4 tc6 tf6 th2 Tc5 Tf5 Tg2 Ki8 Th8 Tj8 Ti7 Ti9",
+        "ta4 tc6 tf6 th2 Tc5 Tf5 Tg2 Ki9 Th9 Tj9 Ti8 Ti10 tg9 th8 th10 tk9 tj8 tj10 ti7 ti11 Tb10",
     );
     let thought = think_in(&p);
+    assert!(thought.won_in.is_none() && thought.score > 0, "{thought:?}");
     let mut game = Game::from_position(p.clone());
     let before = game.position().count(Side::Defenders);
     for &step in &thought.turn {
@@ -198,4 +200,17 @@ fn a_berserk_chain_takes_three() {
         thought.turn
     );
     assert_eq!(game.position().turn(), Side::Defenders, "the turn is whole");
+}
+
+#[test]
+fn in_the_arena_level_3_beats_random_greedy_and_level_1_players() {
+    use taflbot::engine::arena::{run, Player};
+    for id in ["brandubh", "tablut", "sea-battle-9", "tyr-11", "standard-7"] {
+        let v = Variant::by_id(id).unwrap();
+        for b in [Player::Random, Player::Greedy, Player::Level(1)] {
+            let t = run(v, Player::Level(3), b, 2, 300, 7);
+            assert_eq!(t.games(), 4);
+            assert!(t.score() >= 0.75, "{id}, level 3 against {b:?}: {t:?}");
+        }
+    }
 }

@@ -8,6 +8,9 @@ use taflbot::notation::import_moves;
 use taflbot::rules::random::{playout, Rng, Step};
 use taflbot::rules::{Move, Position, Variant};
 
+mod common;
+use common::midgame_positions;
+
 const MIDGAME_VARIANTS: [&str; 6] = [
     "tyr-11",
     "tyr-17",
@@ -16,31 +19,6 @@ const MIDGAME_VARIANTS: [&str; 6] = [
     "tablut",
     "standard-13",
 ];
-
-/// Mid-game positions (plies 20 to 60 of random games, not over, no open chain).
-fn midgame_positions(id: &str, count: usize) -> Vec<Position> {
-    let v = Variant::by_id(id).unwrap();
-    let start = Position::start(v);
-    let mut out = Vec::new();
-    let mut seed = 0;
-    while out.len() < count {
-        let mut rng = Rng::new(seed);
-        seed += 1;
-        let mut ply = 0;
-        playout(&start, &mut rng, 60, |pos, _| {
-            ply += 1;
-            if ply >= 20
-                && ply % 10 == 0
-                && pos.chain().is_none()
-                && !pos.is_over()
-                && out.len() < count
-            {
-                out.push(pos.clone());
-            }
-        });
-    }
-    out
-}
 
 /// Capturing moves with the positions they are played in.
 fn capturing_moves(id: &str, count: usize) -> Vec<(Position, Move)> {

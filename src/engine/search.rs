@@ -295,13 +295,6 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        // A threat of escape is answered in full: one ply more.
-        let depth =
-            if pos.turn() == Side::Attackers && pos.chain().is_none() && pos.king_escapes() > 0 {
-                depth + 1
-            } else {
-                depth
-            };
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         pos.legal_moves_into(&mut moves);
         let mut steps = self.order(pos, &moves, table_step, ply);
@@ -444,7 +437,14 @@ impl<'a> Search<'a> {
         if side == Side::Defenders && free && pos.king_escapes() > 0 {
             return WIN - (ply as i32 + 1);
         }
-        let threatened = side == Side::Attackers && free && pos.king_escapes() > 0;
+        // The defenders threaten to escape: the attackers may not stand pat, and their answers
+        // are the moves onto the escape paths (a block) and the captures (the king's, say).
+        let (threats, paths) = if side == Side::Attackers && free {
+            pos.king_escape_paths()
+        } else {
+            (0, crate::rules::SquareSet::EMPTY)
+        };
+        let threatened = threats > 0;
         let stand = self.board.evaluate(pos);
         if !threatened {
             if stand >= beta || qply >= QUIESCENCE_PLIES || ply >= MAX_PLY - 1 {
@@ -467,12 +467,17 @@ impl<'a> Search<'a> {
                 } else {
                     0
                 };
-                (n > 0 || threatened).then_some((m, n))
+                (n > 0 || (threatened && paths.contains(m.to))).then_some((m, n))
             })
             .collect();
         self.buffers[ply] = moves;
         candidates.sort_unstable_by_key(|c| std::cmp::Reverse(c.1));
-        let mut best = if threatened { -INFINITE } else { stand };
+        // Threatened with nothing to block or take: the king escapes on the next ply.
+        let mut best = if threatened {
+            -(WIN - (ply as i32 + 2))
+        } else {
+            stand
+        };
         for (m, _) in candidates {
             let mut next = pos.clone();
             next.play_unchecked(m);

@@ -33,25 +33,35 @@ impl Position {
     /// The moves by which the king would escape now if it were the defenders' turn: the squares
     /// he reaches in one move that end the game. At most four (one per direction).
     pub(crate) fn king_escapes(&self) -> usize {
+        self.king_escape_paths().0
+    }
+
+    /// The king's escapes in one move, and every square of their paths (the escape squares
+    /// included): where an attacker must stand to stop them.
+    pub(crate) fn king_escape_paths(&self) -> (usize, SquareSet) {
+        let mut paths = SquareSet::EMPTY;
         let Some(king) = self.royal[Side::Defenders.index()] else {
-            return 0;
+            return (0, paths);
         };
         let v = self.variant;
         if v.rules.escape == Escape::None {
-            return 0;
+            return (0, paths);
         }
         let access = v.access(Role::King);
         let mut found = 0;
         for dir in Dir::ALL {
             let mut sq = king.step(dir);
+            let mut path = SquareSet::EMPTY;
             loop {
                 let c = self.cells[sq.index()];
                 if c & PIECE_MASK != 0 {
                     break;
                 }
+                path.insert(sq);
                 let a = access[(c >> TERRAIN_SHIFT) as usize];
                 if a & STOP != 0 && self.escapes_on(sq) {
                     found += 1;
+                    paths = paths.or(&path);
                     break;
                 }
                 if a & PASS == 0 {
@@ -60,7 +70,7 @@ impl Position {
                 sq = sq.step(dir);
             }
         }
-        found
+        (found, paths)
     }
 
     /// In how many of the four directions the squares from `sq` to the board's edge are all plain

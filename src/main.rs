@@ -218,7 +218,12 @@ fn run(args: Args) -> Result<String, cli::CliError> {
                     .collect::<Result<Vec<_>, _>>()?
             };
             let (a, b) = (cli::arena_player(&a)?, cli::arena_player(&b)?);
-            Ok(cli::arena(&variants, a, b, pairs, max_turns, seed))
+            // A line per variant as it is done: a whole run takes a while.
+            for v in variants {
+                print!("{}", cli::arena(&[v], a, b, pairs, max_turns, seed));
+                let _ = std::io::Write::flush(&mut std::io::stdout());
+            }
+            Ok(String::new())
         }
         Command::Import { variant, file } => {
             let text = match file {

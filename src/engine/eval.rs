@@ -70,7 +70,6 @@ pub fn weights(family: Family) -> &'static Weights {
         road: [250, 110, 20],
         pressure: 25,
         guard: 30,
-        edge_lines: 10,
         ..TAFL
     };
     const BRANDUBH: Weights = Weights {
@@ -78,7 +77,6 @@ pub fn weights(family: Family) -> &'static Weights {
         road: [250, 100, 20],
         pressure: 40,
         guard: 35,
-        edge_lines: 10,
         ..TAFL
     };
     const STANDARD: Weights = Weights {
@@ -111,6 +109,8 @@ pub struct Board {
     goal: [SquareSet; 2],
     /// The approaches of the corners: squares within two steps of a corner, not next to it.
     guard: SquareSet,
+    /// Only men and a king: material is a count.
+    plain: bool,
 }
 
 impl Board {
@@ -139,6 +139,7 @@ impl Board {
             weights: weights(variant.family),
             goal,
             guard,
+            plain: variant.roles() == [Role::Man, Role::King],
         }
     }
 
@@ -156,26 +157,28 @@ impl Board {
     /// The terms that count for `side`.
     fn for_side(&self, pos: &Position, side: Side) -> i32 {
         let w = self.weights;
-        let mut score = 0;
         let s = side.index();
-        for sq in pos.squares_of(side).iter() {
-            score += match pos.piece_at(sq).map(|p| p.role) {
-                Some(Role::Man | Role::VMan) => w.man[s],
-                Some(Role::Commander) => w.commander[s],
-                Some(Role::Infantry) => w.infantry,
-                Some(Role::Cavalry) => w.cavalry,
-                _ => 0,
-            };
-        }
+        let own = pos.squares_of(side);
+        let mut score = if self.plain {
+            // Men and one king: the count says it all.
+            let men = own.len() as i32 - i32::from(pos.royal(side).is_some());
+            men * w.man[s]
+        } else {
+            own.iter()
+                .map(|sq| match pos.piece_at(sq).map(|p| p.role) {
+                    Some(Role::Man | Role::VMan) => w.man[s],
+                    Some(Role::Commander) => w.commander[s],
+                    Some(Role::Infantry) => w.infantry,
+                    Some(Role::Cavalry) => w.cavalry,
+                    _ => 0,
+                })
+                .sum()
+        };
         if w.guard != 0 && side == Side::Attackers {
-            score += w.guard * pos.squares_of(side).and(&self.guard).len() as i32;
+            score += w.guard * own.and(&self.guard).len() as i32;
         }
         if w.edge_lines != 0 && side == Side::Defenders {
-            let open = pos
-                .squares_of(side)
-                .iter()
-                .filter(|sq| pos.open_lines(*sq) > 0)
-                .count();
+            let open = own.iter().filter(|sq| pos.open_lines(*sq) > 0).count();
             score += w.edge_lines * open as i32;
         }
         if let Some(royal) = pos.royal(side) {
@@ -190,19 +193,17 @@ impl Board {
     /// The royal piece's road home.
     fn road(&self, pos: &Position, royal: crate::rules::Square, s: usize) -> i32 {
         let w = self.weights;
-        let king = !self.variant.rules.armies;
-        let mut score = 0;
-        if king {
-            let routes = pos.king_escapes() as i32;
-            if routes > 0 {
-                return w.road[0] + w.open_road * (routes - 1);
-            }
+        if self.variant.rules.armies {
+            return match pos.relaxed_distance(royal, &self.goal[s], 2) {
+                1 => w.road[0],
+                2 => w.road[1],
+                _ => w.road[2],
+            };
         }
-        match pos.relaxed_distance(royal, &self.goal[s], 2) {
-            1 => score += w.road[0],
-            2 => score += w.road[1],
-            _ => score += w.road[2],
+        match pos.king_road() {
+            1 => w.road[0] + w.open_road * (pos.king_escapes() as i32 - 1),
+            2 => w.road[1],
+            _ => w.road[2],
         }
-        score
     }
 }

@@ -92,6 +92,9 @@ pub struct Search<'a> {
     /// The best line found below each ply, in the triangular way: `lines[ply]` starts with the
     /// step chosen at `ply`.
     lines: Vec<Vec<Step>>,
+    /// Per ply: the ordered steps, and the quiescence step's captures (kept to spare allocations).
+    ordered: Vec<Vec<(Step, i32)>>,
+    captures: Vec<Vec<(Move, i32)>>,
     /// Score every root step exactly (a full window for each), for choosing among good ones.
     pub exact_root: bool,
 }
@@ -112,6 +115,8 @@ impl<'a> Search<'a> {
             path: Vec::with_capacity(MAX_PLY),
             buffers: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(128)).collect(),
             exact_root: false,
+            ordered: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(128)).collect(),
+            captures: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
             lines: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
         }
     }
@@ -297,7 +302,8 @@ impl<'a> Search<'a> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         pos.legal_moves_into(&mut moves);
-        let mut steps = self.order(pos, &moves, table_step, ply);
+        let mut steps = std::mem::take(&mut self.ordered[ply]);
+        self.order(pos, &moves, table_step, ply, &mut steps);
         self.buffers[ply] = moves;
         if pos.chain().is_some() {
             steps.push((Step::EndTurn, 0));
@@ -364,6 +370,7 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
+        self.ordered[ply] = steps;
         self.table.put(Entry {
             key,
             step: best_step,
@@ -393,33 +400,36 @@ impl<'a> Search<'a> {
         moves: &[Move],
         table: Option<Step>,
         ply: usize,
-    ) -> Vec<(Step, i32)> {
-        let enemy_near = pos.beside(pos.turn().other());
+        steps: &mut Vec<(Step, i32)>,
+    ) {
+        let targets = pos.capture_targets();
         let king = pos.royal(Side::Defenders);
         let killers = self.killers[ply];
-        let mut steps: Vec<(Step, i32)> = moves
-            .iter()
-            .map(|&m| {
-                let step = Step::Move(m);
-                let mut key = self.history[history_index(m)] as i32 / 8;
-                if Some(step) == table {
-                    key = i32::MAX;
-                } else if (enemy_near.contains(m.to) || m.kind != crate::rules::MoveKind::Slide)
-                    && pos.captures_anything(m)
-                {
-                    key = 1 << 28 | pos.captures_of(m).len() as i32;
-                } else if Some(m.from) == king {
-                    key = 1 << 26;
-                } else if killers[0] == Some(step) {
-                    key = 1 << 25;
-                } else if killers[1] == Some(step) {
-                    key = 1 << 24;
-                }
-                (step, key)
-            })
-            .collect();
+        steps.clear();
+        steps.extend(moves.iter().map(|&m| {
+            let step = Step::Move(m);
+            let may_capture = targets.contains(m.to) || m.kind != crate::rules::MoveKind::Slide;
+            let caught = if may_capture {
+                pos.captures_of(m).len() as i32
+            } else {
+                0
+            };
+            let key = if Some(step) == table {
+                i32::MAX
+            } else if caught > 0 {
+                1 << 28 | caught
+            } else if Some(m.from) == king {
+                1 << 26
+            } else if killers[0] == Some(step) {
+                1 << 25
+            } else if killers[1] == Some(step) {
+                1 << 24
+            } else {
+                self.history[history_index(m)] as i32 / 8
+            };
+            (step, key)
+        }));
         steps.sort_unstable_by_key(|s| std::cmp::Reverse(s.1));
-        steps
     }
 
     /// Past the horizon: captures only, unless the defenders threaten to escape, which every
@@ -456,20 +466,18 @@ impl<'a> Search<'a> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         pos.legal_moves_into(&mut moves);
-        let enemy_near = pos.beside(side.other());
-        let mut candidates: Vec<(Move, i32)> = moves
-            .iter()
-            .filter_map(|&m| {
-                let may_capture =
-                    enemy_near.contains(m.to) || m.kind != crate::rules::MoveKind::Slide;
-                let n = if may_capture {
-                    pos.captures_of(m).len() as i32
-                } else {
-                    0
-                };
-                (n > 0 || (threatened && paths.contains(m.to))).then_some((m, n))
-            })
-            .collect();
+        let targets = pos.capture_targets();
+        let mut candidates = std::mem::take(&mut self.captures[ply]);
+        candidates.clear();
+        candidates.extend(moves.iter().filter_map(|&m| {
+            let may_capture = targets.contains(m.to) || m.kind != crate::rules::MoveKind::Slide;
+            let n = if may_capture {
+                pos.captures_of(m).len() as i32
+            } else {
+                0
+            };
+            (n > 0 || (threatened && paths.contains(m.to))).then_some((m, n))
+        }));
         self.buffers[ply] = moves;
         candidates.sort_unstable_by_key(|c| std::cmp::Reverse(c.1));
         // Threatened with nothing to block or take: the king escapes on the next ply.
@@ -478,7 +486,7 @@ impl<'a> Search<'a> {
         } else {
             stand
         };
-        for (m, _) in candidates {
+        for &(m, _) in &candidates {
             let mut next = pos.clone();
             next.play_unchecked(m);
             let score = if next.turn() == side {
@@ -499,6 +507,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        self.captures[ply] = candidates;
         best
     }
 }

@@ -134,6 +134,12 @@ impl Position {
         if !defenders.and(&self.variant.edge).is_empty() {
             return false;
         }
+        // Usually some defender has a line of plain empty squares to the edge, which the row and
+        // file masks show at once; then some other line open past defenders; only failing both,
+        // the search below.
+        if defenders.iter().any(|sq| self.open_lines(sq) > 0) {
+            return false;
+        }
         // Usually some defender has an open line to the edge: no need to search.
         let open_line = |sq: Square| {
             Dir::ALL.iter().any(|&d| {

@@ -2,12 +2,35 @@
 //! board (agreement, resignation, time).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::error::IllegalMove;
 use super::moves::{Captures, Move, Outcome, Reason, Slot};
 use super::piece::Side;
 use super::position::Position;
 use super::variant::{Repetition, Variant};
+
+/// Positions are counted by their keys, which are well mixed already: they are their own hash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type Seen = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
 
 /// A move as played, with what it captured.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -35,7 +58,7 @@ pub struct Game {
     moves: usize,
     turns: Vec<Turn>,
     /// How often each position has stood at the end of a turn (the start included).
-    seen: HashMap<u64, u32>,
+    seen: Seen,
     /// An ending the board does not show: repetition, agreement, resignation, time.
     ending: Option<Outcome>,
     /// Per side, for [`Repetition::Perpetual`] and its either-side form: the back-and-forth pairs repeated in a row, and
@@ -49,7 +72,7 @@ impl Game {
     }
 
     pub fn from_position(start: Position) -> Game {
-        let mut seen = HashMap::new();
+        let mut seen = Seen::default();
         seen.insert(start.hash(), 1);
         Game {
             position: start.clone(),

@@ -24,6 +24,29 @@ impl Position {
             .or(&own.shifted(-STRIDE))
     }
 
+    /// Where a slide of the side to move may capture: next to an enemy with a piece of the
+    /// mover's side or a special square beyond it, next to the enemy king or Standard, on the
+    /// edge beside an enemy where shieldwalls count, or on an enemy (a Standard taking Cavalry).
+    /// A superset: [`Position::captures_of`] decides. Jumps and Cavalry's turns are not covered.
+    pub(crate) fn capture_targets(&self) -> SquareSet {
+        let side = self.turn;
+        let enemy = &self.pieces[side.other().index()];
+        let anvil = self.pieces[side.index()].or(&self.variant.specials);
+        let mut out = *enemy;
+        for d in [1, -1, STRIDE, -STRIDE] {
+            out = out.or(&enemy.shifted(-d).and(&anvil.shifted(-2 * d)));
+        }
+        if let Some(royal) = self.royal[side.other().index()] {
+            for d in Dir::ALL {
+                out.insert(royal.step(d));
+            }
+        }
+        if self.variant.rules.shieldwall {
+            out = out.or(&self.beside(side.other()).and(&self.variant.edge));
+        }
+        out
+    }
+
     /// Whether `m` captures anything, the board left as it is.
     #[inline]
     pub(crate) fn captures_anything(&self, m: Move) -> bool {
@@ -71,6 +94,65 @@ impl Position {
             }
         }
         (found, paths)
+    }
+
+    /// How many moves the king needs to escape if nothing else moved: 1 when he can escape now,
+    /// 2 when a square he reaches in one move has a clear line to an escape square, else 3. Cheaper
+    /// than [`Position::relaxed_distance`]: the second step is read from the row and file masks
+    /// (a special square on the way counts as closed).
+    pub(crate) fn king_road(&self) -> u32 {
+        let Some(king) = self.royal[Side::Defenders.index()] else {
+            return 3;
+        };
+        if self.king_escapes() > 0 {
+            return 1;
+        }
+        let access = self.variant.access(Role::King);
+        for dir in Dir::ALL {
+            let mut sq = king.step(dir);
+            loop {
+                let c = self.cells[sq.index()];
+                if c & PIECE_MASK != 0 {
+                    break;
+                }
+                let a = access[(c >> TERRAIN_SHIFT) as usize];
+                if a & STOP != 0 && self.line_to_escape(sq) {
+                    return 2;
+                }
+                if a & PASS == 0 {
+                    break;
+                }
+                sq = sq.step(dir);
+            }
+        }
+        3
+    }
+
+    /// Whether a king on `sq` would have a clear line to an escape square.
+    #[inline]
+    fn line_to_escape(&self, sq: Square) -> bool {
+        let (file, rank) = (sq.file() as u32, sq.rank() as u32);
+        let (files, ranks) = (self.variant.files as u32, self.variant.ranks as u32);
+        let row = self.rows[rank as usize + 1];
+        let col = self.cols[file as usize];
+        let up = (col >> (rank + 2)).trailing_zeros();
+        let right = (row >> (file + 2)).trailing_zeros();
+        let down = (col << (31 - rank)).leading_zeros();
+        let left = (row << (31 - file)).leading_zeros();
+        match self.variant.rules.escape {
+            Escape::Edge => {
+                up == ranks - 1 - rank || right == files - 1 - file || down == rank || left == file
+            }
+            // Along an edge line, up to the square before the corner (the corner itself is
+            // special, so the run stops there).
+            Escape::Corner => {
+                let on_rank_edge = rank == 0 || rank == ranks - 1;
+                let on_file_edge = file == 0 || file == files - 1;
+                (on_rank_edge && (right + 2 == files - file || left + 1 == file))
+                    || (on_file_edge && (up + 2 == ranks - rank || down + 1 == rank))
+            }
+            Escape::None => false,
+        }
     }
 
     /// In how many of the four directions the squares from `sq` to the board's edge are all plain
@@ -181,5 +263,35 @@ impl Position {
                 }
             })
             .count() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::moves::MoveKind;
+    use super::super::random::{playout, Rng};
+    use super::super::variant::Variant;
+    use super::*;
+
+    /// Over random games of every variant, every capturing slide lands on a capture target, and
+    /// the king's road agrees with the relaxed distance where that one is exact.
+    #[test]
+    fn capture_targets_hold_every_capture() {
+        for v in Variant::all() {
+            for seed in 0..6 {
+                playout(&Position::start(v), &mut Rng::new(seed), 300, |pos, _| {
+                    let targets = pos.capture_targets();
+                    for m in pos.legal_moves() {
+                        if m.kind == MoveKind::Slide && !pos.captures_of(m).is_empty() {
+                            assert!(targets.contains(m.to), "{}: {m:?}\n{pos:?}", v.id);
+                        }
+                    }
+                    if pos.royal(Side::Defenders).is_some() && !v.rules.armies {
+                        let escapes = pos.king_escapes() > 0;
+                        assert_eq!(pos.king_road() == 1, escapes, "{}\n{pos:?}", v.id);
+                    }
+                });
+            }
+        }
     }
 }

@@ -198,6 +198,8 @@ pub struct Variant {
     pub(crate) away: [SquareSet; 2],
     /// The squares on the board's edge.
     pub(crate) edge: SquareSet,
+    /// The special squares (throne, corners, river, Hills, Havens): the ones that may be hostile.
+    pub(crate) specials: SquareSet,
     /// Every square of the board.
     pub(crate) board: SquareSet,
     /// The start position, read from `setup` when first asked for.
@@ -392,6 +394,13 @@ impl Variant {
                 }
             }
         }
+        let mut specials = SquareSet::EMPTY;
+        for (i, c) in cells.iter().enumerate() {
+            let t = c >> TERRAIN_SHIFT;
+            if t != Terrain::Plain as u8 && t != Terrain::OffBoard as u8 {
+                specials.insert(Square::from_index(i));
+            }
+        }
         let access = access_table(&row.rules);
         let mut walks_specials = [false; 8];
         for (role, walks) in walks_specials.iter_mut().enumerate() {
@@ -433,6 +442,7 @@ impl Variant {
             home,
             away,
             edge,
+            specials,
             board,
             centre,
             start: std::sync::OnceLock::new(),

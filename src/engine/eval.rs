@@ -114,7 +114,17 @@ pub struct Board {
 }
 
 impl Board {
-    pub fn new(variant: &'static Variant) -> Board {
+    /// The board of a variant, worked out once.
+    pub fn of(variant: &'static Variant) -> &'static Board {
+        static BOARDS: std::sync::LazyLock<Vec<Board>> =
+            std::sync::LazyLock::new(|| Variant::all().iter().map(Board::new).collect());
+        BOARDS
+            .iter()
+            .find(|b| std::ptr::eq(b.variant, variant))
+            .expect("every variant has its board")
+    }
+
+    fn new(variant: &'static Variant) -> Board {
         let start = Position::start(variant);
         let goal = [
             start.goal_squares(Side::Attackers),
@@ -122,12 +132,14 @@ impl Board {
         ];
         let mut guard = SquareSet::EMPTY;
         if variant.rules.escape == Escape::Corner {
+            let corners: Vec<_> = variant
+                .squares()
+                .filter(|c| variant.terrain(*c) == Terrain::Corner)
+                .collect();
             for sq in variant.squares() {
-                let near = variant.squares().any(|c| {
-                    variant.terrain(c) == Terrain::Corner
-                        && c.file().abs_diff(sq.file()) <= 2
-                        && c.rank().abs_diff(sq.rank()) <= 2
-                        && c.file().abs_diff(sq.file()) + c.rank().abs_diff(sq.rank()) >= 2
+                let near = corners.iter().any(|c| {
+                    let (df, dr) = (c.file().abs_diff(sq.file()), c.rank().abs_diff(sq.rank()));
+                    df <= 2 && dr <= 2 && df + dr >= 2
                 });
                 if near && variant.terrain(sq) == Terrain::Plain {
                     guard.insert(sq);

@@ -163,7 +163,7 @@ pub fn think(game: &Game, settings: &Settings) -> Result<Thought, EngineError> {
     if game.outcome().is_some() {
         return Err(EngineError::GameOver);
     }
-    let board = eval::Board::new(game.variant());
+    let board = eval::Board::of(game.variant());
     let side: Side = game.position().turn();
     let mut rng = Rng::new(settings.seed ^ game.position().hash());
     let mut playing = game.clone();
@@ -184,7 +184,7 @@ pub fn think(game: &Game, settings: &Settings) -> Result<Thought, EngineError> {
         } else {
             settings.limits
         };
-        let mut search = search::Search::new(&board, &playing, limits, settings.table_bits);
+        let mut search = search::Search::new(board, &playing, limits, settings.table_bits);
         search.exact_root = settings.margin > 0;
         let found = search.run(&steps);
         nodes += search.nodes;

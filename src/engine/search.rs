@@ -113,11 +113,11 @@ impl<'a> Search<'a> {
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; 1 << 12],
             path: Vec::with_capacity(MAX_PLY),
-            buffers: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(128)).collect(),
+            buffers: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
             exact_root: false,
-            ordered: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(128)).collect(),
-            captures: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
-            lines: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
+            ordered: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            captures: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            lines: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
         }
     }
 
@@ -141,30 +141,9 @@ impl<'a> Search<'a> {
                 let Some(next) = apply(&pos, step) else {
                     continue;
                 };
-                self.lines[1].clear();
-                let score = if let Some(rep) = self.repeats(&pos, &next) {
-                    rep
-                } else {
-                    let ends = next.turn() != pos.turn();
-                    if ends {
-                        self.path.push(next.hash());
-                    }
-                    let same = !ends;
-                    let s = if i == 0 || depth == 1 || self.exact_root {
-                        self.child(&next, same, depth as i32 - 1, 1, alpha, INFINITE)
-                    } else {
-                        let probe = self.child(&next, same, depth as i32 - 1, 1, alpha, alpha + 1);
-                        if probe > alpha && !self.stopped {
-                            self.child(&next, same, depth as i32 - 1, 1, alpha, INFINITE)
-                        } else {
-                            probe
-                        }
-                    };
-                    if ends {
-                        self.path.pop();
-                    }
-                    s
-                };
+                let full = i == 0 || depth == 1 || self.exact_root;
+                let score =
+                    self.score_step(&pos, &next, depth as i32 - 1, 1, (alpha, INFINITE), full);
                 if self.stopped && depth > 1 {
                     break;
                 }
@@ -253,6 +232,43 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The score of `next`, reached from `pos`, for the mover: by the repetition rule, or searched
+    /// `depth` plies more at `ply`, with a null window first unless `full` (principal variation
+    /// search: a step that proves better than `alpha` is searched again in full).
+    fn score_step(
+        &mut self,
+        pos: &Position,
+        next: &Position,
+        depth: i32,
+        ply: usize,
+        (alpha, beta): (i32, i32),
+        full: bool,
+    ) -> i32 {
+        self.lines[ply].clear();
+        if let Some(rep) = self.repeats(pos, next) {
+            return rep;
+        }
+        let ends = next.turn() != pos.turn();
+        if ends {
+            self.path.push(next.hash());
+        }
+        let same = !ends;
+        let score = if full {
+            self.child(next, same, depth, ply, alpha, beta)
+        } else {
+            let probe = self.child(next, same, depth, ply, alpha, alpha + 1);
+            if probe > alpha && probe < beta && !self.stopped {
+                self.child(next, same, depth, ply, alpha, beta)
+            } else {
+                probe
+            }
+        };
+        if ends {
+            self.path.pop();
+        }
+        score
+    }
+
     /// When `next` (reached from `pos`) ends a turn in a position already seen on this line or
     /// in the game: its score for the mover under the variant's repetition rule.
     fn repeats(&self, pos: &Position, next: &Position) -> Option<i32> {
@@ -315,30 +331,7 @@ impl<'a> Search<'a> {
             let Some(next) = apply(pos, step) else {
                 continue;
             };
-            self.lines[ply + 1].clear();
-            let score = if let Some(rep) = self.repeats(pos, &next) {
-                rep
-            } else {
-                let ends = next.turn() != pos.turn();
-                if ends {
-                    self.path.push(next.hash());
-                }
-                let same = !ends;
-                let s = if i == 0 {
-                    self.child(&next, same, depth - 1, ply + 1, alpha, beta)
-                } else {
-                    let probe = self.child(&next, same, depth - 1, ply + 1, alpha, alpha + 1);
-                    if probe > alpha && probe < beta {
-                        self.child(&next, same, depth - 1, ply + 1, alpha, beta)
-                    } else {
-                        probe
-                    }
-                };
-                if ends {
-                    self.path.pop();
-                }
-                s
-            };
+            let score = self.score_step(pos, &next, depth - 1, ply + 1, (alpha, beta), i == 0);
             if self.stopped {
                 return 0;
             }

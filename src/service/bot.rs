@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use super::challenges::coin;
+use super::challenges::terms;
 use super::load::Loaded;
 use super::rows::SideChoice;
 use super::{Delivery, GameView, News, Notice, Person, Service, ServiceError, DAY};
@@ -73,24 +73,11 @@ impl Service {
         level: Option<u8>,
         channel: Option<&str>,
     ) -> Result<GameView, ServiceError> {
-        let variant = Variant::by_id(variant)
-            .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
-        if from.key == bot.key {
-            return Err(ServiceError::SelfChallenge);
-        }
-        let days = days.unwrap_or(super::DEFAULT_DAYS);
-        if !super::DAYS_PER_MOVE.contains(&days) {
-            return Err(ServiceError::BadDays(days));
-        }
         let level = level.unwrap_or(engine::DEFAULT_LEVEL);
         if !LEVELS.contains(&level) {
             return Err(ServiceError::BadLevel(level));
         }
-        let human_attacks = match side {
-            SideChoice::Attackers => true,
-            SideChoice::Defenders => false,
-            SideChoice::Random => coin()?,
-        };
+        let (variant, days, human_attacks) = terms(from, bot, variant, side, days)?;
         let now = self.now();
         let mut tx = self.write().await?;
         let human = self.player_id(&mut tx, from).await?;

@@ -27,6 +27,32 @@ pub(super) fn coin() -> Result<bool, ServiceError> {
     Ok(byte[0] & 1 == 1)
 }
 
+/// A challenge's terms, checked: the variant, the days per move, and whether the challenger
+/// attacks (a random side drawn now).
+pub(super) fn terms(
+    from: &Person,
+    to: &Person,
+    variant: &str,
+    side: SideChoice,
+    days: Option<u32>,
+) -> Result<(&'static Variant, u32, bool), ServiceError> {
+    let variant =
+        Variant::by_id(variant).ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
+    if from.key == to.key {
+        return Err(ServiceError::SelfChallenge);
+    }
+    let days = days.unwrap_or(DEFAULT_DAYS);
+    if !DAYS_PER_MOVE.contains(&days) {
+        return Err(ServiceError::BadDays(days));
+    }
+    let attacks = match side {
+        SideChoice::Attackers => true,
+        SideChoice::Defenders => false,
+        SideChoice::Random => coin()?,
+    };
+    Ok((variant, days, attacks))
+}
+
 /// Which side of a challenge a player answers from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Answering {
@@ -61,20 +87,7 @@ impl Service {
         days: Option<u32>,
         channel: Option<&str>,
     ) -> Result<Challenge, ServiceError> {
-        let variant = Variant::by_id(variant)
-            .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
-        if from.key == to.key {
-            return Err(ServiceError::SelfChallenge);
-        }
-        let days = days.unwrap_or(DEFAULT_DAYS);
-        if !DAYS_PER_MOVE.contains(&days) {
-            return Err(ServiceError::BadDays(days));
-        }
-        let challenger_attacks = match side {
-            SideChoice::Attackers => true,
-            SideChoice::Defenders => false,
-            SideChoice::Random => coin()?,
-        };
+        let (variant, days, challenger_attacks) = terms(from, to, variant, side, days)?;
         let now = self.now();
         let mut tx = self.write().await?;
         let a = self.player_id(&mut tx, from).await?;

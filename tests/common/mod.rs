@@ -96,3 +96,57 @@ pub fn long_copenhagen_game(turns: usize) -> Vec<String> {
     }
     written
 }
+
+/// What replaying a set of recorded games found.
+#[derive(Debug, Default)]
+pub struct SetReplay {
+    /// Rows that hold a game.
+    pub games: usize,
+    /// Games that ended within their moves (by the rules or a `timeout`).
+    pub ended: usize,
+    pub timeouts: usize,
+    /// What went wrong, a line a game.
+    pub failures: Vec<String>,
+}
+
+/// Replays every game of a set written as aagenielsen.dk writes them
+/// (`moves,attacker_captures,defender_captures,result`): every move legal, every written capture
+/// exactly the engine's (the king's is not written), and every game that ends within its moves
+/// ending with the record's winner. Rows without a result hold no game and are skipped.
+pub fn replay_set(variant: &str, set: &str) -> SetReplay {
+    let variant = Variant::by_id(variant).unwrap();
+    let mut out = SetReplay::default();
+    for (line, row) in set.lines().enumerate() {
+        let mut fields = row.rsplitn(4, ',');
+        let result = fields.next().unwrap();
+        let moves = fields.nth(2).unwrap();
+        if result.is_empty() {
+            continue;
+        }
+        out.games += 1;
+        let game = match taflbot::notation::import_moves(variant, moves) {
+            Ok(game) => game,
+            Err(e) => {
+                out.failures.push(format!("game {}: {e}", line + 1));
+                continue;
+            }
+        };
+        let Some(outcome) = game.outcome() else {
+            continue;
+        };
+        out.ended += 1;
+        out.timeouts += usize::from(outcome.reason == taflbot::rules::Reason::Timeout);
+        let winner = match result {
+            "Black" => Some(taflbot::rules::Side::Attackers),
+            "White" => Some(taflbot::rules::Side::Defenders),
+            _ => None,
+        };
+        if outcome.winner != winner {
+            out.failures.push(format!(
+                "game {}: the moves end it as {outcome:?}, the record says {result}",
+                line + 1
+            ));
+        }
+    }
+    out
+}

@@ -4,8 +4,7 @@
 use crate::common;
 
 use common::{play, pos, refusal, shuffle, sq};
-use taflbot::notation::import_moves;
-use taflbot::rules::{Game, Outcome, Reason, Side, Variant};
+use taflbot::rules::{Game, Outcome, Reason, Side};
 
 fn won(side: Side, reason: Reason) -> Option<Outcome> {
     Some(Outcome::win(side, reason))
@@ -13,54 +12,20 @@ fn won(side: Side, reason: Reason) -> Option<Outcome> {
 
 #[test]
 fn every_game_of_the_set_replays_with_its_captures_and_its_result() {
-    let brandubh = Variant::by_id("brandubh").unwrap();
-    let set = include_str!("../data/brandubh.csv");
-    let (mut games, mut ended, mut timeouts) = (0, 0, 0);
-    let mut failures = Vec::new();
-    for (line, row) in set.lines().enumerate() {
-        let mut fields = row.rsplitn(4, ',');
-        let result = fields.next().unwrap();
-        let moves = fields.nth(2).unwrap();
-        if result.is_empty() {
-            // Two rows hold no game at all ("timeout,0,0,").
-            continue;
-        }
-        games += 1;
-        let game = match import_moves(brandubh, moves) {
-            Ok(game) => game,
-            Err(e) => {
-                failures.push(format!("game {}: {e}", line + 1));
-                continue;
-            }
-        };
-        let Some(outcome) = game.outcome() else {
-            continue;
-        };
-        ended += 1;
-        timeouts += usize::from(outcome.reason == Reason::Timeout);
-        let winner = match result {
-            "Black" => Some(Side::Attackers),
-            "White" => Some(Side::Defenders),
-            _ => None,
-        };
-        if outcome.winner != winner {
-            failures.push(format!(
-                "game {}: the moves end it as {outcome:?}, the record says {result}",
-                line + 1
-            ));
-        }
-    }
-    assert_eq!(games, 523);
+    let r = common::replay_set("brandubh", include_str!("../data/brandubh.csv"));
+    // Two rows hold no game at all ("timeout,0,0,").
+    assert_eq!(r.games, 523);
     assert!(
-        failures.is_empty(),
-        "{} of {games} games fail:\n{}",
-        failures.len(),
-        failures.join("\n")
+        r.failures.is_empty(),
+        "{} of {} games fail:\n{}",
+        r.failures.len(),
+        r.games,
+        r.failures.join("\n")
     );
     // Most games end by resignation; over a hundred end by the rules or the clock, and those
     // agree with the record.
-    assert!(ended > 100, "{ended}");
-    assert!(timeouts > 0, "{timeouts}");
+    assert!(r.ended > 100, "{}", r.ended);
+    assert!(r.timeouts > 0, "{}", r.timeouts);
 }
 
 // ----- the rules, one by one -----

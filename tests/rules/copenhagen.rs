@@ -17,48 +17,17 @@ fn won(side: Side, reason: Reason) -> Option<Outcome> {
 
 #[test]
 fn every_game_of_the_corpus_replays_with_its_captures_and_its_result() {
-    let corpus = include_str!("../data/copenhagen.csv");
-    let mut games = 0;
-    let mut failures = Vec::new();
-    let mut ended_by_rules = 0;
-    for (line, row) in corpus.lines().enumerate() {
-        let mut fields = row.rsplitn(4, ',');
-        let result = fields.next().unwrap();
-        let moves = fields.nth(2).unwrap();
-        games += 1;
-        // Every move legal, every written capture exactly the engine's (the king's capture is not
-        // written), and no game ended by the rules before its last move.
-        let game = match import_moves(copenhagen(), moves) {
-            Ok(game) => game,
-            Err(e) => {
-                failures.push(format!("game {}: {e}", line + 1));
-                continue;
-            }
-        };
-        if let Some(outcome) = game.outcome() {
-            ended_by_rules += 1;
-            let winner = match result {
-                "Black" => Some(Side::Attackers),
-                "White" => Some(Side::Defenders),
-                _ => None,
-            };
-            if outcome.winner != winner {
-                failures.push(format!(
-                    "game {}: the moves end it as {outcome:?}, the record says {result}",
-                    line + 1
-                ));
-            }
-        }
-    }
-    assert_eq!(games, 1752);
+    let r = common::replay_set("copenhagen", include_str!("../data/copenhagen.csv"));
+    assert_eq!(r.games, 1752);
     assert!(
-        failures.is_empty(),
-        "{} of {games} games fail:\n{}",
-        failures.len(),
-        failures.join("\n")
+        r.failures.is_empty(),
+        "{} of {} games fail:\n{}",
+        r.failures.len(),
+        r.games,
+        r.failures.join("\n")
     );
     // Most games end by resignation; many end by the rules, and those agree with the record.
-    assert!(ended_by_rules > 300, "{ended_by_rules}");
+    assert!(r.ended > 300, "{}", r.ended);
 }
 
 #[test]

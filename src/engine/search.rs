@@ -458,8 +458,18 @@ impl<'a> Search<'a> {
             return stand;
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        pos.legal_moves_into(&mut moves);
         let targets = pos.capture_targets();
+        if pos.simple_slides() {
+            // Only the moves onto capture targets (and the escape paths) can be wanted here.
+            let wanted = if threatened {
+                targets.or(&paths)
+            } else {
+                targets
+            };
+            pos.slides_onto(&wanted, &mut moves);
+        } else {
+            pos.legal_moves_into(&mut moves);
+        }
         let mut candidates = std::mem::take(&mut self.captures[ply]);
         candidates.clear();
         candidates.extend(moves.iter().filter_map(|&m| {

@@ -47,6 +47,61 @@ impl Position {
         out
     }
 
+    /// Whether [`Position::slides_onto`] can stand for the move list here: only men, V-men and
+    /// a king, no berserk chain open, no turn slots.
+    pub(crate) fn simple_slides(&self) -> bool {
+        self.chain.is_none()
+            && self.slot.is_none()
+            && self.variant.rules.jumps.is_none()
+            && !self.variant.rules.armies
+    }
+
+    /// The legal slides of the side to move onto the squares of `targets`, found from the
+    /// targets outward (far fewer than all moves); only where [`Position::simple_slides`].
+    pub(crate) fn slides_onto(&self, targets: &SquareSet, out: &mut Vec<Move>) {
+        out.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        let own = &self.pieces[self.turn.index()];
+        for to in targets.and(&self.variant.board).iter() {
+            let here = self.cells[to.index()];
+            if here & PIECE_MASK != 0 {
+                continue;
+            }
+            let to_terrain = (here >> TERRAIN_SHIFT) as usize;
+            for dir in Dir::ALL {
+                // Walk away from the target to the first piece; note the special squares passed.
+                let mut sq = to.step(dir);
+                let mut passed: u8 = 0;
+                loop {
+                    let c = self.cells[sq.index()];
+                    if c & PIECE_MASK != 0 {
+                        if own.contains(sq) {
+                            let Some(role) = role_of(c) else { break };
+                            let access = self.variant.access(role);
+                            let crosses = (0..8u8)
+                                .filter(|t| passed & (1 << t) != 0)
+                                .all(|t| access[t as usize] & PASS != 0);
+                            if access[to_terrain] & STOP != 0 && crosses {
+                                out.push(Move::slide(sq, to));
+                            }
+                        }
+                        break;
+                    }
+                    let t = c >> TERRAIN_SHIFT;
+                    if t == Terrain::OffBoard as u8 {
+                        break;
+                    }
+                    if t != Terrain::Plain as u8 {
+                        passed |= 1 << t;
+                    }
+                    sq = sq.step(dir);
+                }
+            }
+        }
+    }
+
     /// Whether `m` captures anything, the board left as it is.
     #[inline]
     pub(crate) fn captures_anything(&self, m: Move) -> bool {
@@ -285,6 +340,18 @@ mod tests {
                         if m.kind == MoveKind::Slide && !pos.captures_of(m).is_empty() {
                             assert!(targets.contains(m.to), "{}: {m:?}\n{pos:?}", v.id);
                         }
+                    }
+                    if pos.simple_slides() {
+                        let mut onto = Vec::new();
+                        pos.slides_onto(&targets, &mut onto);
+                        let mut want: Vec<_> = pos
+                            .legal_moves()
+                            .into_iter()
+                            .filter(|m| targets.contains(m.to))
+                            .collect();
+                        want.sort_by_key(|m| (m.from.index(), m.to.index()));
+                        onto.sort_by_key(|m| (m.from.index(), m.to.index()));
+                        assert_eq!(onto, want, "{}\n{pos:?}", v.id);
                     }
                     if pos.royal(Side::Defenders).is_some() && !v.rules.armies {
                         let escapes = pos.king_escapes() > 0;

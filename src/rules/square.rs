@@ -240,6 +240,23 @@ impl SquareSet {
     pub(crate) fn shifted(&self, by: i32) -> SquareSet {
         const N: usize = GRID / 64;
         let mut out = [0u64; N];
+        // The shifts the board uses (a step or two) stay within a word: no branch per word.
+        if (1..64).contains(&by) {
+            let b = by as u32;
+            out[0] = self.0[0] << b;
+            for (o, w) in out[1..].iter_mut().zip(self.0.windows(2)) {
+                *o = (w[1] << b) | (w[0] >> (64 - b));
+            }
+            return SquareSet(out);
+        }
+        if (-63..0).contains(&by) {
+            let b = by.unsigned_abs();
+            for (o, w) in out.iter_mut().zip(self.0.windows(2)) {
+                *o = (w[0] >> b) | (w[1] << (64 - b));
+            }
+            out[N - 1] = self.0[N - 1] >> b;
+            return SquareSet(out);
+        }
         let k = by.unsigned_abs() as usize;
         let (words, bits) = (k / 64, k % 64);
         if by >= 0 {

@@ -308,7 +308,7 @@ pub fn ai(
     options: AiOptions,
     json: bool,
 ) -> Result<String, CliError> {
-    use crate::engine::{take, think, Step};
+    use crate::engine::{think, written};
     let fail = |message: String| {
         if json {
             CliError {
@@ -337,25 +337,10 @@ pub fn ai(
         )));
     }
     let thought = think(&game, &settings).map_err(|e| fail(e.to_string()))?;
-    // The steps written out, each in the position it is played in.
-    let written = |steps: &[Step]| -> Vec<String> {
-        let mut g = game.clone();
-        let mut out = Vec::new();
-        for &step in steps {
-            if let Step::Move(m) = step {
-                out.push(canonical(g.position(), m));
-            }
-            if take(&mut g, step).is_err() {
-                break;
-            }
-        }
-        out
-    };
-    let turn = written(&thought.turn);
-    let pv = written(&thought.pv);
-    // Plies to the end, as the engine side's own moves: positive when it wins.
-    let mate_in = thought.won_in.map(|p| (p.abs() + 1) / 2 * p.signum());
-    let score = thought.won_in.is_none().then_some(thought.score);
+    let turn = written(&game, &thought.turn);
+    let pv = written(&game, &thought.pv);
+    let mate_in = thought.mate_in();
+    let score = thought.centipawns();
     if json {
         let obj = json!({
             "turn": turn,

@@ -212,10 +212,13 @@ impl Board {
                 _ => w.road[2],
             };
         }
-        match pos.king_road() {
-            1 => w.road[0] + w.open_road * (pos.king_escapes() as i32 - 1),
-            2 => w.road[1],
-            _ => w.road[2],
+        let escapes = pos.king_escapes() as i32;
+        if escapes > 0 {
+            w.road[0] + w.open_road * (escapes - 1)
+        } else if pos.king_reaches_escape_line() {
+            w.road[1]
+        } else {
+            w.road[2]
         }
     }
 }

@@ -121,6 +121,16 @@ impl Thought {
         }
     }
 
+    /// The score in hundredths of a man, when no forced result is seen.
+    pub fn centipawns(&self) -> Option<i32> {
+        self.won_in.is_none().then_some(self.score)
+    }
+
+    /// A forced result as the side to move's own moves: to a win (positive) or a loss (negative).
+    pub fn mate_in(&self) -> Option<i32> {
+        self.won_in.map(|p| (p.abs() + 1) / 2 * p.signum())
+    }
+
     /// The turn's moves, without the step that ends a chain (a whole turn ends it anyway).
     pub fn moves(&self) -> Vec<Move> {
         self.turn
@@ -148,6 +158,22 @@ pub fn steps(game: &Game) -> Vec<Step> {
         steps.push(Step::EndTurn);
     }
     steps
+}
+
+/// Steps from `game` on, in canonical text, each as written in the position it is played in (the
+/// end of a chain is not written: a whole turn ends it).
+pub fn written(game: &Game, steps: &[Step]) -> Vec<String> {
+    let mut g = game.clone();
+    let mut out = Vec::new();
+    for &step in steps {
+        if let Step::Move(m) = step {
+            out.push(crate::notation::canonical(g.position(), m));
+        }
+        if take(&mut g, step).is_err() {
+            break;
+        }
+    }
+    out
 }
 
 /// Takes a step in a game.

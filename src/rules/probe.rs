@@ -152,16 +152,25 @@ impl Position {
     }
 
     /// How many moves the king needs to escape if nothing else moved: 1 when he can escape now,
-    /// 2 when a square he reaches in one move has a clear line to an escape square, else 3. Cheaper
-    /// than [`Position::relaxed_distance`]: the second step is read from the row and file masks
-    /// (a special square on the way counts as closed).
-    pub(crate) fn king_road(&self) -> u32 {
-        let Some(king) = self.royal[Side::Defenders.index()] else {
-            return 3;
-        };
+    /// 2 when a square he reaches in one move has a clear line to an escape square, else 3.
+    #[cfg(test)]
+    fn king_road(&self) -> u32 {
         if self.king_escapes() > 0 {
-            return 1;
+            1
+        } else if self.king_reaches_escape_line() {
+            2
+        } else {
+            3
         }
+    }
+
+    /// Whether a square the king reaches in one move has a clear line to an escape square: read
+    /// from the row and file masks, cheaper than [`Position::relaxed_distance`] (a special
+    /// square on the way counts as closed).
+    pub(crate) fn king_reaches_escape_line(&self) -> bool {
+        let Some(king) = self.royal[Side::Defenders.index()] else {
+            return false;
+        };
         let access = self.variant.access(Role::King);
         for dir in Dir::ALL {
             let mut sq = king.step(dir);
@@ -172,7 +181,7 @@ impl Position {
                 }
                 let a = access[(c >> TERRAIN_SHIFT) as usize];
                 if a & STOP != 0 && self.line_to_escape(sq) {
-                    return 2;
+                    return true;
                 }
                 if a & PASS == 0 {
                     break;
@@ -180,7 +189,7 @@ impl Position {
                 sq = sq.step(dir);
             }
         }
-        3
+        false
     }
 
     /// Whether a king on `sq` would have a clear line to an escape square.

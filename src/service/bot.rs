@@ -226,14 +226,7 @@ impl Service {
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ServiceError> {
-        let _place = self
-            .thinking
-            .acquire()
-            .await
-            .map_err(|e| ServiceError::Internal(e.to_string()))?;
-        tokio::task::spawn_blocking(work)
-            .await
-            .map_err(|e| ServiceError::Internal(e.to_string()))
+        super::on_pool(&self.thinking, work).await
     }
 
     /// The engine's suggestion in a game against the bot, or in a finished game (for the position
@@ -267,27 +260,14 @@ impl Service {
             .engine(move || engine::think(&probe, &Settings::level(HINT_LEVEL, seed)))
             .await?
             .map_err(|_| ServiceError::NoHintHere(id))?;
-        let written = |steps: &[Step]| {
-            let mut g = game.clone();
-            let mut out = Vec::new();
-            for &step in steps {
-                if let Step::Move(m) = step {
-                    out.push(canonical(g.position(), m));
-                }
-                if engine::take(&mut g, step).is_err() {
-                    break;
-                }
-            }
-            out
-        };
         Ok(Hint {
             game: id,
             variant,
             side,
-            turn: written(&thought.turn),
-            line: written(&thought.pv),
-            score: thought.won_in.is_none().then_some(thought.score),
-            won_in: thought.won_in.map(|p| (p.abs() + 1) / 2 * p.signum()),
+            turn: engine::written(&game, &thought.turn),
+            line: engine::written(&game, &thought.pv),
+            score: thought.centipawns(),
+            won_in: thought.mate_in(),
             before_the_end: finished,
         })
     }

@@ -199,6 +199,20 @@ pub struct Service {
     bot: Arc<bot::BotQueue>,
 }
 
+/// Runs `work` on tokio's blocking pool once `places` has room for it.
+async fn on_pool<T: Send + 'static>(
+    places: &tokio::sync::Semaphore,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ServiceError> {
+    let _place = places
+        .acquire()
+        .await
+        .map_err(|e| ServiceError::Internal(e.to_string()))?;
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ServiceError::Internal(e.to_string()))
+}
+
 /// How many pieces of CPU work run at once: all cores but one (for the async workers), at least one
 /// and at most four.
 fn cpu_places() -> usize {
@@ -227,15 +241,8 @@ impl Service {
         &self,
         work: impl FnOnce(&Renderer) -> T + Send + 'static,
     ) -> Result<T, ServiceError> {
-        let _place = self
-            .cpu
-            .acquire()
-            .await
-            .map_err(|e| ServiceError::Internal(e.to_string()))?;
         let renderer = self.renderer.clone();
-        tokio::task::spawn_blocking(move || work(&renderer))
-            .await
-            .map_err(|e| ServiceError::Internal(e.to_string()))
+        on_pool(&self.cpu, move || work(&renderer)).await
     }
 
     /// The same service as seen from `scope`: games of other servers are refused and not listed.

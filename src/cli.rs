@@ -406,12 +406,13 @@ pub fn arena(
         let t = crate::engine::arena::run(v, a, b, pairs, max_turns, seed);
         let _ = writeln!(
             out,
-            "{:<18} {:>3} games: {:>3} won ({} attacking), {:>3} drawn, {:>3} lost: {:>5.1} % in {:.1?}",
+            "{:<18} {:>3} games: {:>3} won ({} attacking), {:>3} drawn ({} unfinished), {:>3} lost: {:>5.1} % in {:.1?}",
             v.id,
             t.games(),
             t.wins,
             t.wins_attacking,
             t.draws,
+            t.unfinished,
             t.losses,
             100.0 * t.score(),
             started.elapsed()

@@ -74,6 +74,8 @@ fn greedy(game: &Game, options: &[Step], rng: &mut Rng) -> Step {
 pub enum Result {
     Win,
     Draw,
+    /// Not finished within the turns allowed: counted as a draw.
+    Unfinished,
     Loss,
 }
 
@@ -85,6 +87,8 @@ pub struct Tally {
     pub losses: u32,
     /// Wins as attackers (or Red), counted among `wins`.
     pub wins_attacking: u32,
+    /// Games unfinished within the turns allowed, counted among `draws`.
+    pub unfinished: u32,
 }
 
 impl Tally {
@@ -107,6 +111,10 @@ impl Tally {
                 }
             }
             Result::Draw => self.draws += 1,
+            Result::Unfinished => {
+                self.draws += 1;
+                self.unfinished += 1;
+            }
             Result::Loss => self.losses += 1,
         }
     }
@@ -139,10 +147,11 @@ pub fn game(
         };
         player.play_turn(&mut game, &mut rng);
     }
-    match game.outcome().and_then(|o| o.winner) {
-        Some(w) if w == a_side => Result::Win,
-        Some(_) => Result::Loss,
-        None => Result::Draw,
+    match game.outcome().map(|o| o.winner) {
+        Some(Some(w)) if w == a_side => Result::Win,
+        Some(Some(_)) => Result::Loss,
+        Some(None) => Result::Draw,
+        None => Result::Unfinished,
     }
 }
 

@@ -97,7 +97,14 @@ pub struct Search<'a> {
     captures: Vec<Vec<(Move, i32)>>,
     /// Score every root step exactly (a full window for each), for choosing among good ones.
     pub exact_root: bool,
+    /// The side the search chooses for: a draw costs it [`CONTEMPT`], so it plays on while it is
+    /// not clearly behind instead of repeating into a draw.
+    root_side: Side,
 }
+
+/// What a draw is worth less than an even position to the side searching, in hundredths of a
+/// man: less than a man, so a side clearly behind still takes the draw.
+pub const CONTEMPT: i32 = 40;
 
 impl<'a> Search<'a> {
     pub fn new(board: &'a Board, game: &'a Game, limits: Limits, table_bits: u32) -> Search<'a> {
@@ -118,6 +125,27 @@ impl<'a> Search<'a> {
             ordered: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
             captures: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
             lines: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            root_side: game.position().turn(),
+        }
+    }
+
+    /// A draw's score for `mover`.
+    #[inline]
+    fn draw(&self, mover: Side) -> i32 {
+        if mover == self.root_side {
+            -CONTEMPT
+        } else {
+            CONTEMPT
+        }
+    }
+
+    /// The score of a finished game for the side to move in it, `ply` plies from the root.
+    #[inline]
+    fn terminal(&self, o: Outcome, to_move: Side, ply: usize) -> i32 {
+        match o.winner {
+            None => self.draw(to_move),
+            Some(w) if w == to_move => WIN - ply as i32,
+            Some(_) => -(WIN - ply as i32),
         }
     }
 
@@ -286,14 +314,14 @@ impl<'a> Search<'a> {
             Repetition::Draw | Repetition::Illegal => false,
         };
         // A repetition is scored at its second occurrence: what a third would bring.
-        Some(if loses { -(WON - 1) } else { 0 })
+        Some(if loses { -(WON - 1) } else { self.draw(mover) })
     }
 
     fn search(&mut self, pos: &Position, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.lines[ply].clear();
         if let Some(o) = pos.outcome() {
             self.nodes += 1;
-            return terminal(o, pos.turn(), ply);
+            return self.terminal(o, pos.turn(), ply);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiesce(pos, ply, alpha, beta, 0);
@@ -430,7 +458,7 @@ impl<'a> Search<'a> {
     fn quiesce(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: u32) -> i32 {
         self.tick();
         if let Some(o) = pos.outcome() {
-            return terminal(o, pos.turn(), ply);
+            return self.terminal(o, pos.turn(), ply);
         }
         if self.stopped {
             return 0;
@@ -529,15 +557,6 @@ pub fn apply(pos: &Position, step: Step) -> Option<Position> {
             Some(next)
         }
         Step::EndTurn => pos.end_turn().ok(),
-    }
-}
-
-/// The score of a finished game for the side to move in it, `ply` plies from the root.
-fn terminal(o: Outcome, to_move: Side, ply: usize) -> i32 {
-    match o.winner {
-        None => 0,
-        Some(w) if w == to_move => WIN - ply as i32,
-        Some(_) => -(WIN - ply as i32),
     }
 }
 

@@ -24,6 +24,8 @@ pub enum Kind {
     Side,
     /// The bot's level, 1 to 5.
     Level,
+    /// A page number, from 1.
+    Page,
     Flag,
     /// A person.
     User,
@@ -39,6 +41,7 @@ impl Kind {
             Kind::Days => "a number of days: 1, 2, 3, 5, 7, 10 or 14",
             Kind::Side => "a side: attackers, defenders or random",
             Kind::Level => "a level from 1 (weakest) to 5",
+            Kind::Page => "a page number",
             Kind::Flag => "true or false",
             Kind::User => "a player",
         }
@@ -113,13 +116,14 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "challenge",
         description: "Challenge someone, or taflbot itself, to a game.",
-        more: "They answer with the buttons, or accept and decline; cancel withdraws it. Days per move: 1, 2, 3, 5, 7, 10 or 14 (default 3); a challenge lapses after a week. taflbot plays at once, at level 1 to 5 (default 3).",
+        more: "They answer with the buttons, or accept and decline; cancel withdraws it. Days per move: 1, 2, 3, 5, 7, 10 or 14 (default 3); a challenge lapses after a week. Rated unless rated:false. taflbot plays at once, at level 1 to 5 (default 3), unrated.",
         options: &[
             needed("opponent", "Who you challenge (taflbot itself to play the bot)", Kind::User),
             needed("variant", "The variant (type to search)", Kind::Variant),
             opt("side", "The side you play (default: random)", Kind::Side),
             opt("days", "Days per move: 1, 2, 3, 5, 7, 10 or 14 (default 3)", Kind::Days),
             opt("level", "Against taflbot: its level, 1 (weakest) to 5 (default 3)", Kind::Level),
+            opt("rated", "Whether the result changes ratings (default: true)", Kind::Flag),
         ],
         guild_only: true,
     },
@@ -173,6 +177,23 @@ pub const COMMANDS: &[Spec] = &[
         description: "List the games in progress: yours, or another player's.",
         more: "Yours to move first, with deadlines.",
         options: &[opt("player", "Whose games (default: yours)", Kind::User)],
+        guild_only: true,
+    },
+    Spec {
+        name: "leaderboard",
+        description: "The server's players by rating in a variant.",
+        more: "A ? marks a provisional rating.",
+        options: &[
+            opt("variant", "The variant (default: the most played here)", Kind::Variant),
+            opt("page", "The page (15 players each)", Kind::Page),
+        ],
+        guild_only: true,
+    },
+    Spec {
+        name: "profile",
+        description: "A player's ratings, results and games, with a chart of the ratings.",
+        more: "",
+        options: &[opt("player", "Whose profile (default: yours)", Kind::User)],
         guild_only: true,
     },
     Spec {
@@ -236,9 +257,9 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "help",
-        description: "How to play.",
+        description: "How to play, or all about one command.",
         more: "",
-        options: &[],
+        options: &[opt("command", "A command to tell all about, e.g. challenge", Kind::Text)],
         guild_only: false,
     },
 ];
@@ -267,6 +288,7 @@ pub enum Command {
         days: Option<u32>,
         /// Against the bot: its level.
         level: Option<u8>,
+        rated: bool,
     },
     Accept {
         challenge: Option<i64>,
@@ -289,6 +311,13 @@ pub enum Command {
         flip: bool,
     },
     Games {
+        player: Option<Person>,
+    },
+    Leaderboard {
+        variant: Option<String>,
+        page: Option<i64>,
+    },
+    Profile {
         player: Option<Person>,
     },
     Resign {
@@ -320,7 +349,10 @@ pub enum Command {
         moves: String,
         variant: String,
     },
-    Help,
+    Help {
+        /// A command to tell all about.
+        command: Option<String>,
+    },
 }
 
 /// The options given, checked against a command's declaration.
@@ -385,8 +417,13 @@ impl Args<'_> {
     }
 
     fn flag(&self, name: &str) -> Result<bool, ServiceError> {
+        self.flag_or(name, false)
+    }
+
+    /// A flag that is `default` when not given.
+    fn flag_or(&self, name: &str, default: bool) -> Result<bool, ServiceError> {
         match self.value(name) {
-            None => Ok(false),
+            None => Ok(default),
             Some(Value::Flag(b)) => Ok(*b),
             Some(v @ Value::Text(t)) => match t.trim().to_ascii_lowercase().as_str() {
                 "" | "true" | "yes" | "on" => Ok(true),
@@ -468,6 +505,7 @@ impl Command {
                 side: a.side("side")?.unwrap_or(SideChoice::Random),
                 days: a.days("days")?,
                 level: a.level("level")?,
+                rated: a.flag_or("rated", true)?,
             },
             "accept" => Command::Accept {
                 challenge: a.number("challenge", Kind::Challenge)?,
@@ -490,6 +528,13 @@ impl Command {
                 flip: a.flag("flip")?,
             },
             "games" => Command::Games {
+                player: a.user("player")?,
+            },
+            "leaderboard" => Command::Leaderboard {
+                variant: a.text("variant")?,
+                page: a.number("page", Kind::Page)?,
+            },
+            "profile" => Command::Profile {
                 player: a.user("player")?,
             },
             "resign" => Command::Resign {
@@ -519,7 +564,9 @@ impl Command {
                     .text("variant")?
                     .unwrap_or_else(|| "copenhagen".to_string()),
             },
-            "help" => Command::Help,
+            "help" => Command::Help {
+                command: a.text("command")?,
+            },
             other => unreachable!("the command {other} is declared but not read"),
         })
     }
@@ -547,8 +594,8 @@ pub fn usage(spec: &Spec) -> String {
     out
 }
 
-/// The help text: every command with its usage and what it does. `code` shows a usage as the
-/// front end shows commands.
+/// The help text: every command with its usage and what it does in a line. `code` shows a
+/// usage as the front end shows commands.
 pub fn help(code: impl Fn(&str) -> String) -> String {
     let mut out = String::from(
         "taflbot: tafl games by correspondence. Challenge someone, then take turns with move; \
@@ -559,16 +606,30 @@ pub fn help(code: impl Fn(&str) -> String) -> String {
         out.push_str(&code(&usage(c)));
         out.push_str(": ");
         out.push_str(c.description);
-        if !c.more.is_empty() {
-            out.push(' ');
-            out.push_str(c.more);
-        }
     }
-    out.push_str(
+    out.push_str(&format!(
         "\n\ngame is needed only when several of your games could be meant here. A move not made \
-         in time loses the game; a reminder comes a day before.",
-    );
+         in time loses the game; a reminder comes a day before. {} tells all about one command.",
+        code("/help command")
+    ));
     out
+}
+
+/// All about one command: its usage, what it does, and each option. `None` for a name that is
+/// no command.
+pub fn help_for(name: &str, code: impl Fn(&str) -> String) -> Option<String> {
+    let name = name.trim().trim_start_matches('/').to_ascii_lowercase();
+    let c = spec(&name)?;
+    let mut out = format!("{}: {}", code(&usage(c)), c.description);
+    if !c.more.is_empty() {
+        out.push(' ');
+        out.push_str(c.more);
+    }
+    for o in c.options {
+        let need = if o.required { "needed" } else { "optional" };
+        out.push_str(&format!("\n{} ({need}): {}", code(o.name), o.description));
+    }
+    Some(out)
 }
 
 /// The refusal of a level in a challenge to a person: levels are the bot's.

@@ -4,6 +4,7 @@ pub mod discord;
 pub mod engine;
 pub mod local;
 pub mod notation;
+pub mod rating;
 pub mod render;
 pub mod rules;
 pub mod service;

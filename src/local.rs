@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::commands::{self, Command, Kind, Value};
 use crate::service::text::{self, Plain};
-use crate::service::{News, Person, Service, ServiceError};
+use crate::service::{News, Person, Service, ServiceError, Terms};
 
 /// The local mode's help: the command table, then how a line is written.
 pub fn help() -> String {
@@ -200,13 +200,18 @@ pub async fn execute(
     let s = &Plain;
     let ended = |news: News, view: crate::service::GameView| text::post(&news, &view, s);
     Ok(match command {
-        Command::Help => help(),
+        Command::Help { command: None } => help(),
+        Command::Help {
+            command: Some(name),
+        } => commands::help_for(&name, |usage| usage.trim_start_matches('/').to_string())
+            .ok_or(ServiceError::UnknownCommand(name))?,
         Command::Challenge {
             opponent,
             variant,
             side,
             days,
             level,
+            ..
         } if opponent.key == taflbot().key => {
             let view = svc
                 .play_bot(me, &taflbot(), &variant, side, days, level, None)
@@ -228,10 +233,15 @@ pub async fn execute(
             side,
             days,
             level: None,
+            rated,
         } => {
-            let c = svc
-                .challenge(me, &opponent, &variant, side, days, None)
-                .await?;
+            let terms = Terms {
+                variant: &variant,
+                side,
+                days,
+                rated,
+            };
+            let c = svc.offer(me, &opponent, &terms, None).await?;
             text::challenge_made(&c, s)
         }
         Command::Accept { challenge } => {
@@ -270,6 +280,24 @@ pub async fn execute(
             let whose = player.unwrap_or_else(|| me.clone());
             let yours = whose.key == me.key;
             text::games(&whose, yours, &svc.games(&whose).await?, s)
+        }
+        Command::Leaderboard { variant, page } => {
+            let board = svc
+                .leaderboard(variant.as_deref(), page.unwrap_or(1).max(1) as usize)
+                .await?;
+            text::leaderboard(&board, s)
+        }
+        Command::Profile { player } => {
+            let whose = player.unwrap_or_else(|| me.clone());
+            let profile = svc.profile(&whose).await?;
+            match svc.rating_chart(&profile).await? {
+                Some(chart) => format!(
+                    "{}\n{}",
+                    text::profile(&profile, s),
+                    save(images, "profile.png", &chart)
+                ),
+                None => text::profile(&profile, s),
+            }
         }
         Command::Resign { game } => {
             let view = svc.resign(me, game, None).await?;

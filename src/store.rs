@@ -29,6 +29,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "bot games",
         include_str!("../migrations/0005_bot_games.sql"),
     ),
+    (6, "ratings", include_str!("../migrations/0006_ratings.sql")),
 ];
 
 /// Why the database could not be used.

@@ -16,11 +16,19 @@ pub enum Button {
     AcceptDraw(i64),
     /// Decline the draw offered in game N.
     DeclineDraw(i64),
+    /// Page `page` of the leaderboard of the variant at `variant` in the variant table; the
+    /// button to the next page (`forward`) or the one before.
+    Page {
+        variant: usize,
+        page: usize,
+        forward: bool,
+    },
 }
 
 impl Button {
     fn action(self) -> (&'static str, i64) {
         match self {
+            Button::Page { .. } => unreachable!("a page button has its own form"),
             Button::Accept(n) => ("accept", n),
             Button::Decline(n) => ("decline", n),
             Button::EndTurn(n) => ("endturn", n),
@@ -30,12 +38,26 @@ impl Button {
     }
 
     pub fn custom_id(self) -> String {
+        if let Button::Page { variant, page, .. } = self {
+            return format!("page:{variant}:{page}");
+        }
         let (action, n) = self.action();
         format!("{action}:{n}")
     }
 
     pub fn parse(custom_id: &str) -> Option<Button> {
         let (action, n) = custom_id.split_once(':')?;
+        if action == "page" {
+            let (variant, page) = n.split_once(':')?;
+            let variant: usize = variant.parse().ok()?;
+            crate::rules::Variant::all().get(variant)?;
+            return Some(Button::Page {
+                variant,
+                page: page.parse().ok()?,
+                // Only the page matters to a press.
+                forward: true,
+            });
+        }
         let n: i64 = n.parse().ok()?;
         Some(match action {
             "accept" => Button::Accept(n),
@@ -54,6 +76,8 @@ impl Button {
             Button::EndTurn(_) => "End turn",
             Button::AcceptDraw(_) => "Accept draw",
             Button::DeclineDraw(_) => "Decline draw",
+            Button::Page { forward: true, .. } => "Next page",
+            Button::Page { forward: false, .. } => "Previous page",
         }
     }
 
@@ -61,7 +85,7 @@ impl Button {
         match self {
             Button::Accept(_) | Button::AcceptDraw(_) => ButtonStyle::Success,
             Button::Decline(_) | Button::DeclineDraw(_) => ButtonStyle::Danger,
-            Button::EndTurn(_) => ButtonStyle::Secondary,
+            Button::EndTurn(_) | Button::Page { .. } => ButtonStyle::Secondary,
         }
     }
 
@@ -73,6 +97,12 @@ impl Button {
             Button::EndTurn(n) => Command::EndTurn { game: Some(n) },
             Button::AcceptDraw(n) => Command::AcceptDraw { game: Some(n) },
             Button::DeclineDraw(n) => Command::DeclineDraw { game: Some(n) },
+            Button::Page { variant, page, .. } => Command::Leaderboard {
+                variant: crate::rules::Variant::all()
+                    .get(variant)
+                    .map(|v| v.id.to_string()),
+                page: Some(page as i64),
+            },
         }
     }
 }
@@ -92,6 +122,13 @@ mod tests {
         ] {
             assert_eq!(Button::parse(&b.custom_id()), Some(b));
         }
+        let page = Button::Page {
+            variant: 3,
+            page: 2,
+            forward: true,
+        };
+        assert_eq!(Button::parse(&page.custom_id()), Some(page));
+        assert_eq!(Button::parse("page:999:1"), None);
         assert_eq!(Button::parse("accept:x"), None);
         assert_eq!(Button::parse("launch:1"), None);
     }

@@ -3,8 +3,10 @@
 //! Like a good image server, the work is split in two: `prepare.rs` makes, once per variant and
 //! theme, the palette, the empty board with its coordinates and every square as it can look; a
 //! picture then only copies prepared squares into an indexed image, writes the header, and encodes.
-//! Indexed pixels keep the encoding cheap and the files small.
+//! Indexed pixels keep the encoding cheap and the files small. `chart.rs` draws a player's ratings
+//! over time in the same themes.
 
+mod chart;
 mod encode;
 mod prepare;
 mod theme;
@@ -12,6 +14,7 @@ mod theme;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+pub use chart::{rating_chart, Series, CHART_SIZE, MAX_SERIES};
 pub use encode::{png_with as encode_png_with, GifWriter, PngSettings, TooLarge, PNG_SETTINGS};
 pub use prepare::{Mark, Prepared, HEADER, MARGIN, MAX_SIDE};
 pub use theme::{Colours, Rgb, Theme};

@@ -53,6 +53,30 @@ pub(super) fn terms(
     Ok((variant, days, attacks))
 }
 
+/// What a challenge asks for.
+#[derive(Clone, Copy, Debug)]
+pub struct Terms<'a> {
+    /// A variant id.
+    pub variant: &'a str,
+    pub side: SideChoice,
+    /// Days per move; [`DEFAULT_DAYS`] when not given.
+    pub days: Option<u32>,
+    /// Whether the result changes the players' ratings (the default), or a friendly game.
+    pub rated: bool,
+}
+
+impl<'a> Terms<'a> {
+    /// A rated game of `variant`, sides drawn by lot, the default days per move.
+    pub fn new(variant: &'a str) -> Terms<'a> {
+        Terms {
+            variant,
+            side: SideChoice::Random,
+            days: None,
+            rated: true,
+        }
+    }
+}
+
 /// Which side of a challenge a player answers from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Answering {
@@ -72,12 +96,13 @@ impl From<&ChallengeRow> for Challenge {
             expires_at: r.expires_at,
             challenger: Person::new(&r.challenger_key, &r.challenger_name),
             challenged: Person::new(&r.challenged_key, &r.challenged_name),
+            rated: r.rated,
         }
     }
 }
 
 impl Service {
-    /// Challenges `to` to a game of `variant`.
+    /// Challenges `to` to a rated game of `variant`.
     pub async fn challenge(
         &self,
         from: &Person,
@@ -87,7 +112,26 @@ impl Service {
         days: Option<u32>,
         channel: Option<&str>,
     ) -> Result<Challenge, ServiceError> {
-        let (variant, days, challenger_attacks) = terms(from, to, variant, side, days)?;
+        let terms = Terms {
+            side,
+            days,
+            ..Terms::new(variant)
+        };
+        self.offer(from, to, &terms, channel).await
+    }
+
+    /// Challenges `to` on the given terms.
+    pub async fn offer(
+        &self,
+        from: &Person,
+        to: &Person,
+        terms: &Terms<'_>,
+        channel: Option<&str>,
+    ) -> Result<Challenge, ServiceError> {
+        let Terms {
+            side, days, rated, ..
+        } = *terms;
+        let (variant, days, challenger_attacks) = self::terms(from, to, terms.variant, side, days)?;
         let now = self.now();
         let mut tx = self.write().await?;
         let a = self.player_id(&mut tx, from).await?;
@@ -96,8 +140,8 @@ impl Service {
         let expires_at = now + CHALLENGE_LIFETIME;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO challenges (challenger, challenged, variant, side, challenger_attacks, days,
-                                     guild, channel, created_at, expires_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                                     guild, channel, created_at, expires_at, rated)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(a)
         .bind(b)
@@ -109,10 +153,12 @@ impl Service {
         .bind(channel)
         .bind(now)
         .bind(expires_at)
+        .bind(rated)
         .fetch_one(&mut *tx)
         .await?;
         tx.commit().await?;
         Ok(Challenge {
+            rated,
             id,
             challenger: from.clone(),
             challenged: to.clone(),
@@ -269,8 +315,10 @@ impl Service {
         let deadline = now + c.days * DAY;
         let game_id: i64 = sqlx::query_scalar(
             "INSERT INTO games (variant, start, attacker, defender, days, guild, channel, thread,
-                                position, turn_started, deadline, remind_at, created_at, updated_at)
-             SELECT ?, ?, ?, ?, ?, guild, channel, ?, ?, ?, ?, ?, ?, ? FROM challenges WHERE id = ?
+                                position, turn_started, deadline, remind_at, created_at, updated_at,
+                                rated)
+             SELECT ?, ?, ?, ?, ?, guild, channel, ?, ?, ?, ?, ?, ?, ?, rated FROM challenges
+             WHERE id = ?
              RETURNING id",
         )
         .bind(c.variant)

@@ -112,6 +112,9 @@ impl Service {
         if done.rows_affected() != 1 {
             return Ok(None);
         }
+        loaded.row.status = super::rows::GameStatus::Finished;
+        loaded.row.result = result;
+        self.rate(tx, &mut loaded.row, now).await?;
         let late = loaded.row.player(late);
         Ok(Some(self.notice(tx, id, &News::Timeout { late }).await?))
     }

@@ -156,9 +156,13 @@ impl Service {
         .bind(loaded.row.id)
         .execute(&mut *conn)
         .await?;
+        let done = done.rows_affected() == 1;
         loaded.row.status = GameStatus::Finished;
         loaded.row.result = result;
         loaded.row.draw_offer = None;
-        Ok(done.rows_affected() == 1)
+        if done {
+            self.rate(conn, &mut loaded.row, self.now()).await?;
+        }
+        Ok(done)
     }
 }

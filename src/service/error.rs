@@ -63,6 +63,10 @@ pub enum ServiceError {
     /// The game is played on another Discord server.
     OtherServer(i64),
     NoGames,
+    /// Leaderboards are per server: none in a direct message.
+    NotInServer,
+    /// Nobody here has a rating (in this variant).
+    NoRatings(Option<&'static crate::rules::Variant>),
     NoGameWaiting,
     SeveralGames(Vec<i64>),
     NotAPlayer(i64),

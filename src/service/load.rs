@@ -94,6 +94,8 @@ impl Loaded {
             turns: self.game.turns().len(),
             open_chain: outcome.is_none() && self.game.position().chain().is_some(),
             bot: row.bot(),
+            rated: row.rated,
+            ratings: row.rating_changes(),
         }
     }
 }

@@ -15,17 +15,19 @@ mod find;
 mod load;
 mod moves;
 mod notices;
+mod ratings;
 mod rows;
 pub mod text;
 mod views;
 
 pub use bot::{Hint, MAX_BOT_GAMES};
 pub use challenges::{
-    CHALLENGE_COOLDOWN, CHALLENGE_LIFETIME, DAYS_PER_MOVE, DEFAULT_DAYS, MAX_OPEN_CHALLENGES,
+    Terms, CHALLENGE_COOLDOWN, CHALLENGE_LIFETIME, DAYS_PER_MOVE, DEFAULT_DAYS, MAX_OPEN_CHALLENGES,
 };
 pub use clock::{Clock, SystemClock, TestClock, DAY};
 pub use error::{Ending, ServiceError};
 pub use notices::{Delivery, News, Notice, NoticeKind, KEPT_FOR, MAX_DELIVERY_ATTEMPTS};
+pub use ratings::{Leaderboard, Profile, Ranked, Standing, Tally, LEADERBOARD_PAGE, MAX_HISTORY};
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
 pub use views::{MAX_IMPORT_BYTES, MAX_IMPORT_MOVES};
 
@@ -62,6 +64,8 @@ pub struct Challenge {
     pub side: SideChoice,
     pub days: u32,
     pub expires_at: i64,
+    /// Whether the game's result will change the players' ratings.
+    pub rated: bool,
 }
 
 /// A game as a player sees it.
@@ -90,6 +94,17 @@ pub struct GameView {
     pub open_chain: bool,
     /// In a game against the engine: the side it plays and its level.
     pub bot: Option<(Side, u8)>,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// Once a rated game has ended: the players' ratings before and after, attackers first.
+    pub ratings: Option<[RatingChange; 2]>,
+}
+
+/// A player's rating in a variant before and after a result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingChange {
+    pub before: f64,
+    pub after: f64,
 }
 
 impl GameView {

@@ -191,6 +191,9 @@ impl Service {
         loaded.row.deadline = deadline;
         loaded.row.status = status;
         loaded.row.result = result;
+        if outcome.is_some() {
+            self.rate(tx, &mut loaded.row, now).await?;
+        }
         // A draw offer lasts until the opponent of the player who made it moves.
         if loaded.row.draw_offer != Some(player_id) || outcome.is_some() {
             loaded.row.draw_offer = None;

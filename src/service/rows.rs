@@ -5,7 +5,7 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::sqlite::{Sqlite, SqliteTypeInfo, SqliteValueRef};
 
-use super::Person;
+use super::{Person, RatingChange};
 use crate::rules::{Family, Outcome, Reason, Side, Variant};
 
 /// Where a game stands in the database.
@@ -167,7 +167,12 @@ pub const GAME_SELECT: &str =
     "SELECT g.id, g.variant, g.start, g.days, g.guild, g.channel, g.thread, g.status,
         g.result, g.reason, g.position, g.move_count, g.draw_offer, g.deadline,
         g.attacker, pa.key AS attacker_key, pa.name AS attacker_name,
-        g.defender, pd.key AS defender_key, pd.name AS defender_name, g.bot_level, g.bot_attacks
+        g.defender, pd.key AS defender_key, pd.name AS defender_name, g.bot_level, g.bot_attacks,
+        g.rated,
+        (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_before,
+        (SELECT after FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_after,
+        (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.defender) AS defender_before,
+        (SELECT after FROM rating_changes WHERE game_id = g.id AND player = g.defender) AS defender_after
      FROM games g JOIN players pa ON pa.id = g.attacker JOIN players pd ON pd.id = g.defender";
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -200,6 +205,13 @@ pub struct GameRow {
     pub bot_level: Option<i64>,
     /// Whether the engine plays the attackers, in a game against it.
     pub bot_attacks: Option<bool>,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// The ratings before and after the result, once a rated game has ended.
+    pub attacker_before: Option<f64>,
+    pub attacker_after: Option<f64>,
+    pub defender_before: Option<f64>,
+    pub defender_after: Option<f64>,
 }
 
 impl GameRow {
@@ -212,6 +224,20 @@ impl GameRow {
             Side::Defenders
         };
         Some((side, level.clamp(1, 5) as u8))
+    }
+
+    /// The rating changes of a rated game that has ended, attackers first.
+    pub fn rating_changes(&self) -> Option<[RatingChange; 2]> {
+        Some([
+            RatingChange {
+                before: self.attacker_before?,
+                after: self.attacker_after?,
+            },
+            RatingChange {
+                before: self.defender_before?,
+                after: self.defender_after?,
+            },
+        ])
     }
 
     /// The players by side: attackers (Red) first.
@@ -253,7 +279,7 @@ impl GameRow {
 }
 
 /// The columns of a challenge row with its two players, as [`ChallengeRow`] reads them.
-pub const CHALLENGE_SELECT: &str = "SELECT c.id, c.variant, c.side, c.challenger_attacks, c.days, c.guild, c.expires_at, c.status,
+pub const CHALLENGE_SELECT: &str = "SELECT c.id, c.variant, c.side, c.challenger_attacks, c.days, c.guild, c.expires_at, c.status, c.rated,
         c.challenger, pa.key AS challenger_key, pa.name AS challenger_name,
         c.challenged, pb.key AS challenged_key, pb.name AS challenged_name
      FROM challenges c JOIN players pa ON pa.id = c.challenger JOIN players pb ON pb.id = c.challenged";
@@ -269,6 +295,7 @@ pub struct ChallengeRow {
     pub guild: Option<String>,
     pub expires_at: i64,
     pub status: ChallengeStatus,
+    pub rated: bool,
     pub challenger: i64,
     pub challenger_key: String,
     pub challenger_name: String,

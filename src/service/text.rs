@@ -122,11 +122,32 @@ pub fn status_line(view: &GameView, s: &dyn Style) -> String {
             )
         }
         Some(o) => format!(
-            "Game #{} is over: {}.",
+            "Game #{} is over: {}.{}",
             view.id,
-            outcome(view.variant, &view.players, o, s)
+            outcome(view.variant, &view.players, o, s),
+            rating_changes(view, s)
         ),
     }
+}
+
+/// " Ratings: Ann 1662 (+162), Bob 1338 (-162)." after a rated result; nothing otherwise.
+fn rating_changes(view: &GameView, s: &dyn Style) -> String {
+    let Some(changes) = view.ratings else {
+        return String::new();
+    };
+    let each: Vec<String> = changes
+        .iter()
+        .zip(&view.players)
+        .map(|(c, p)| {
+            format!(
+                "{} {} ({})",
+                s.name(p),
+                c.after.round() as i64,
+                crate::rating::change(c.before, c.after)
+            )
+        })
+        .collect();
+    format!(" Ratings: {}.", each.join(", "))
 }
 
 /// What happened in a game, with where it stands now.
@@ -224,9 +245,10 @@ pub fn challenge_made(c: &Challenge, s: &dyn Style) -> String {
         side => format!("{} plays the {}", s.name(&c.challenger), side.as_str()),
     };
     format!(
-        "{}, {} challenges you to {} ({}): {sides}, {} per move. Challenge #{} is open until {}.",
+        "{}, {} challenges you to {} {} ({}): {sides}, {} per move. Challenge #{} is open until {}.",
         s.mention(&c.challenged),
         s.mention(&c.challenger),
+        if c.rated { "a rated game of" } else { "a friendly game of" },
         s.strong(v.name),
         v.id,
         days(c.days),
@@ -350,16 +372,23 @@ pub fn games(whose: &Person, yours: bool, list: &[GameSummary], s: &dyn Style) -
             format!("{} has no game in progress.", s.name(whose))
         };
     }
-    let mut text = if yours {
+    let head = if yours {
         "Your games:".to_string()
     } else {
         format!("Games of {}:", s.name(whose))
     };
-    for (i, g) in list.iter().enumerate() {
-        let line = game_line(whose, yours, g, s);
+    listed(head, list.iter().map(|g| game_line(whose, yours, g, s)))
+}
+
+/// A heading and lines, one per row, cut to fit one message: the lines that do not fit are
+/// counted in a last line.
+pub fn listed(head: String, lines: impl ExactSizeIterator<Item = String>) -> String {
+    let total = lines.len();
+    let mut text = head;
+    for (i, line) in lines.enumerate() {
         // Room is kept for the last line, which says how many are left out.
         if text.chars().count() + line.chars().count() + 40 > LIST_CHARS {
-            text.push_str(&format!("\n…and {} more.", list.len() - i));
+            text.push_str(&format!("\n…and {} more.", total - i));
             break;
         }
         text.push('\n');
@@ -384,6 +413,72 @@ pub fn game_line(whose: &Person, yours: bool, g: &GameSummary, s: &dyn Style) ->
         g.variant.name,
         s.name(&g.opponent),
         deadline(g.deadline, s)
+    )
+}
+
+/// A page of a leaderboard: rank, name, rating (`?` while provisional) and rated games.
+pub fn leaderboard(b: &crate::service::Leaderboard, s: &dyn Style) -> String {
+    let head = format!(
+        "{} ratings here, page {} of {} ({} {}):",
+        s.strong(b.variant.name),
+        b.page,
+        b.pages,
+        b.players,
+        if b.players == 1 { "player" } else { "players" }
+    );
+    listed(
+        head,
+        b.lines.iter().map(|r| {
+            format!(
+                "{}. {} {} ({})",
+                r.rank,
+                s.name(&r.player),
+                crate::rating::shown(&r.rating),
+                games_count(r.games)
+            )
+        }),
+    )
+}
+
+fn games_count(n: i64) -> String {
+    if n == 1 {
+        "1 game".to_string()
+    } else {
+        format!("{n} games")
+    }
+}
+
+/// A player's profile: per variant the rating and the results by side, then the games going on.
+pub fn profile(p: &crate::service::Profile, s: &dyn Style) -> String {
+    if p.standings.is_empty() && p.current.is_empty() {
+        return format!("{} has not played here yet.", s.name(&p.player));
+    }
+    let tally = |t: &crate::service::Tally| format!("{}-{}-{}", t.won, t.drawn, t.lost);
+    let mut lines: Vec<String> = p
+        .standings
+        .iter()
+        .map(|st| {
+            let rating = match &st.rating {
+                Some(r) => format!("{} (±{})", crate::rating::shown(r), r.deviation.round()),
+                None => "unrated".to_string(),
+            };
+            format!(
+                "{}: {rating}; won-drawn-lost as {} {}, as {} {}",
+                st.variant.name,
+                st.variant.side_name(Side::Attackers),
+                tally(&st.as_attackers),
+                st.variant.side_name(Side::Defenders),
+                tally(&st.as_defenders),
+            )
+        })
+        .collect();
+    if !p.current.is_empty() {
+        lines.push("Games in progress:".to_string());
+        lines.extend(p.current.iter().map(|g| game_line(&p.player, false, g, s)));
+    }
+    listed(
+        format!("Profile of {}:", s.name(&p.player)),
+        lines.into_iter(),
     )
 }
 
@@ -527,6 +622,9 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         NoSuchGame(id) => format!("there is no game #{id}"),
         OtherServer(id) => format!("game #{id} is played on another server, and is seen only there"),
         NoGames => "you have no game in progress".into(),
+        NotInServer => "leaderboards belong to servers: ask in a server's channel".into(),
+        NoRatings(None) => "nobody here has a rating yet: rated games make them".into(),
+        NoRatings(Some(v)) => format!("nobody here has a rating in {} yet", v.name),
         NoGameWaiting => "no game is waiting for your move".into(),
         SeveralGames(list) => format!(
             "several of your games match ({}): say which with game:",

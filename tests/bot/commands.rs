@@ -50,7 +50,24 @@ fn both_help_texts_list_every_command_within_discords_limit() {
     for c in COMMANDS {
         assert!(discord.contains(&format!("`/{}", c.name)), "{}", c.name);
         assert!(plain.contains(&format!("\n{}", c.name)), "{}", c.name);
+        // All about each command, every option named.
+        let one = taflbot::discord::commands::help_for(c.name).unwrap();
+        assert!(one.chars().count() <= 2000, "{}", c.name);
+        assert!(one.contains(c.description), "{}", c.name);
+        for o in c.options {
+            assert!(one.contains(&format!("\n`{}` (", o.name)), "{one}");
+        }
     }
+    let challenge = taflbot::discord::commands::help_for("/Challenge").unwrap();
+    assert!(
+        challenge.contains("Rated unless rated:false."),
+        "{challenge}"
+    );
+    assert!(challenge.contains("\n`rated` (optional): Whether the result changes ratings"));
+    assert!(matches!(
+        taflbot::discord::commands::help_for("fly"),
+        Err(ServiceError::UnknownCommand(_))
+    ));
 }
 
 #[test]
@@ -79,7 +96,8 @@ fn options_are_read_by_kind() {
                 variant: "tablut".into(),
                 side: SideChoice::Defenders,
                 days: None,
-                level: None
+                level: None,
+                rated: true
             }
         );
     }
@@ -129,7 +147,8 @@ fn the_local_mode_reads_words_and_named_options() {
                 variant: "tablut".into(),
                 side: SideChoice::Attackers,
                 days: Some(5),
-                level: None
+                level: None,
+                rated: true
             }
         )
     );
@@ -140,7 +159,8 @@ fn the_local_mode_reads_words_and_named_options() {
             variant: "brandubh".into(),
             side: SideChoice::Random,
             days: None,
-            level: Some(2)
+            level: Some(2),
+            rated: true
         }
     );
     let bad = read("alice challenge @taflbot brandubh level:9").unwrap_err();
@@ -237,8 +257,10 @@ fn one_day_is_one_day() {
         side: SideChoice::Random,
         days: 1,
         expires_at: 1_800_000_000,
+        rated: false,
     };
     let said = taflbot::service::text::challenge_made(&c, &taflbot::service::text::Plain);
     assert!(said.contains(", 1 day per move."), "{said}");
+    assert!(said.contains("a friendly game of Tablut"), "{said}");
     assert!(said.ends_with("open until 2027-01-15 08:00 UTC."), "{said}");
 }

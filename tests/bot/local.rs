@@ -29,7 +29,7 @@ alice record game:1
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(
-        lines[0].starts_with("bob, alice challenges you to TYR 11x11"),
+        lines[0].starts_with("bob, alice challenges you to a rated game of TYR 11x11"),
         "{text}"
     );
     assert!(

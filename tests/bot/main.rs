@@ -12,6 +12,7 @@ mod commands;
 mod crash;
 mod discord;
 mod local;
+mod ratings;
 mod render;
 mod service;
 mod versus_bot;

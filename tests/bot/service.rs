@@ -196,7 +196,10 @@ async fn endings_resign_draw_abort() {
     assert_eq!(view.outcome.unwrap().reason, Reason::Resignation);
     assert_eq!(
         text::status_line(&view, &Plain),
-        format!("Game #{g1} is over: alice (attackers) won: resignation.")
+        format!(
+            "Game #{g1} is over: alice (attackers) won: resignation. \
+             Ratings: alice 1742 (+242), bob 1258 (-242)."
+        )
     );
 
     let g2 = started(&svc).await;

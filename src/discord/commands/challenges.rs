@@ -8,18 +8,16 @@ use super::{news_reply, user_ids, Call, STYLE};
 use crate::discord::button::Button;
 use crate::discord::post::{parse_id, retrying, Reply};
 use crate::service::text;
-use crate::service::{GameView, News, Person, ServiceError, SideChoice};
+use crate::service::{GameView, News, Person, ServiceError, Terms};
 
 pub async fn challenge(
     c: &Call<'_>,
     opponent: Person,
-    variant: &str,
-    side: SideChoice,
-    days: Option<u32>,
+    terms: Terms<'_>,
     level: Option<u8>,
 ) -> Result<(), ServiceError> {
     if opponent.key == c.bot.user.key {
-        return play_bot(c, variant, side, days, level).await;
+        return play_bot(c, terms, level).await;
     }
     if is_bot(c, &opponent) {
         return Err(ServiceError::NotAPerson);
@@ -30,7 +28,7 @@ pub async fn challenge(
     let channel = c.channel();
     let ch = c
         .service
-        .challenge(&c.who, &opponent, variant, side, days, Some(&channel))
+        .offer(&c.who, &opponent, &terms, Some(&channel))
         .await?;
     let reply = Reply::text(text::challenge_made(&ch, STYLE))
         .mention(user_ids([&ch.challenged]))
@@ -41,14 +39,8 @@ pub async fn challenge(
 }
 
 /// A game against taflbot: answers at once, then opens the game's thread, posts the opening
-/// board there, and lets the bot move if it moves first.
-async fn play_bot(
-    c: &Call<'_>,
-    variant: &str,
-    side: SideChoice,
-    days: Option<u32>,
-    level: Option<u8>,
-) -> Result<(), ServiceError> {
+/// board there, and lets the bot move if it moves first. Games against the bot are not rated.
+async fn play_bot(c: &Call<'_>, terms: Terms<'_>, level: Option<u8>) -> Result<(), ServiceError> {
     let _working = c.bot.inflight.enter();
     let channel = c.channel();
     let mut view = c
@@ -56,9 +48,9 @@ async fn play_bot(
         .play_bot(
             &c.who,
             &c.bot.user,
-            variant,
-            side,
-            days,
+            terms.variant,
+            terms.side,
+            terms.days,
             level,
             Some(&channel),
         )

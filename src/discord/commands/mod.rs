@@ -23,9 +23,9 @@ use super::style::DiscordStyle;
 use super::{Bot, Error};
 use crate::commands::{Command, Kind, Spec, Value, COMMANDS, SIDES};
 use crate::service::text::{self, sentence};
-use crate::service::{GameView, News, Person, Scope, Service, ServiceError};
+use crate::service::{GameView, News, Person, Scope, Service, ServiceError, Terms};
 
-pub use help::help_text;
+pub use help::{help_for, help_text};
 pub use play::matching_moves;
 
 type AppContext<'a> = poise::ApplicationContext<'a, Arc<Bot>, Error>;
@@ -70,6 +70,9 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
             .min_int_value(1)
             .max_int_value(5)
     }
+    fn page(b: CreateCommandOption) -> CreateCommandOption {
+        b.kind(CommandOptionType::Integer).min_int_value(1)
+    }
     fn days(b: CreateCommandOption) -> CreateCommandOption {
         b.kind(CommandOptionType::Integer)
             .min_int_value(1)
@@ -105,6 +108,7 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
             Kind::Game | Kind::Challenge | Kind::Side => integer,
             Kind::Days => days,
             Kind::Level => level,
+            Kind::Page => page,
             Kind::Flag => flag,
             Kind::User => user,
         }),
@@ -285,7 +289,10 @@ async fn run(c: &Call<'_>, command: Command) {
     let update = c.pressed
         && matches!(
             command,
-            Command::Accept { .. } | Command::Decline { .. } | Command::DeclineDraw { .. }
+            Command::Accept { .. }
+                | Command::Decline { .. }
+                | Command::DeclineDraw { .. }
+                | Command::Leaderboard { .. }
         );
     let work = dispatch(c, command);
     // The timer runs beside the work (never instead of it: the work may hold the responder while
@@ -315,7 +322,16 @@ async fn dispatch(c: &Call<'_>, command: Command) -> Result<(), ServiceError> {
             side,
             days,
             level,
-        } => challenges::challenge(c, opponent, &variant, side, days, level).await,
+            rated,
+        } => {
+            let terms = Terms {
+                variant: &variant,
+                side,
+                days,
+                rated,
+            };
+            challenges::challenge(c, opponent, terms, level).await
+        }
         Command::Accept { challenge } => challenges::accept(c, challenge).await,
         Command::Decline { challenge } => challenges::decline(c, challenge).await,
         Command::Cancel { challenge } => challenges::cancel(c, challenge).await,
@@ -328,11 +344,15 @@ async fn dispatch(c: &Call<'_>, command: Command) -> Result<(), ServiceError> {
         Command::DeclineDraw { game } => play::decline_draw(c, game).await,
         Command::Board { game, flip } => views::board(c, game, flip).await,
         Command::Games { player } => views::games(c, player).await,
+        Command::Leaderboard { variant, page } => {
+            views::leaderboard(c, variant.as_deref(), page).await
+        }
+        Command::Profile { player } => views::profile(c, player).await,
         Command::Rules { variant } => views::rules(c, &variant).await,
         Command::Record { game } => views::record(c, game).await,
         Command::Hint { game } => views::hint(c, game).await,
         Command::Import { moves, variant } => views::import(c, &moves, &variant).await,
-        Command::Help => help::help(c).await,
+        Command::Help { command } => help::help(c, command.as_deref()).await,
     }
 }
 
@@ -394,7 +414,14 @@ fn options(
             }
             (
                 R::Integer(n),
-                Some(Kind::Game | Kind::Challenge | Kind::Side | Kind::Days | Kind::Level),
+                Some(
+                    Kind::Game
+                    | Kind::Challenge
+                    | Kind::Side
+                    | Kind::Days
+                    | Kind::Level
+                    | Kind::Page,
+                ),
             ) => Value::Int(*n),
             (R::Boolean(b), Some(Kind::Flag)) => Value::Flag(*b),
             (R::User(u, m), Some(Kind::User)) => {

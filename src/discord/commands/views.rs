@@ -5,6 +5,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 
 use super::{AppContext, Call, STYLE};
+use crate::discord::button::Button;
 use crate::discord::post::Reply;
 use crate::rules::Variant;
 use crate::service::text;
@@ -108,4 +109,47 @@ pub async fn my_games(ctx: AppContext<'_>, partial: &str) -> CreateAutocompleteR
         })
         .collect();
     CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// A page of the server's leaderboard, with buttons to the pages beside it.
+pub async fn leaderboard(
+    c: &Call<'_>,
+    variant: Option<&str>,
+    page: Option<i64>,
+) -> Result<(), ServiceError> {
+    let page = page.unwrap_or(1).clamp(1, i64::from(u32::MAX)) as usize;
+    let board = c.service.leaderboard(variant, page).await?;
+    let mut reply = Reply::text(text::leaderboard(&board, STYLE));
+    let index = Variant::all()
+        .iter()
+        .position(|v| std::ptr::eq(v, board.variant))
+        .unwrap_or(0);
+    if board.page > 1 {
+        reply = reply.button(Button::Page {
+            variant: index,
+            page: board.page - 1,
+            forward: false,
+        });
+    }
+    if board.page < board.pages {
+        reply = reply.button(Button::Page {
+            variant: index,
+            page: board.page + 1,
+            forward: true,
+        });
+    }
+    c.settle(reply).await;
+    Ok(())
+}
+
+/// A player's profile with the chart of their ratings.
+pub async fn profile(c: &Call<'_>, player: Option<Person>) -> Result<(), ServiceError> {
+    let whose = player.unwrap_or_else(|| c.who.clone());
+    let profile = c.service.profile(&whose).await?;
+    let mut reply = Reply::text(text::profile(&profile, STYLE));
+    if let Some(chart) = c.service.rating_chart(&profile).await? {
+        reply = reply.file("ratings.png", chart);
+    }
+    c.answer(reply).await;
+    Ok(())
 }

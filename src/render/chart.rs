@@ -1,0 +1,158 @@
+//! The chart of a player's ratings over time: one line per variant, in a board theme's colours,
+//! drawn by `plotters` into a buffer of our own and written as a PNG.
+
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+
+use super::theme::{Rgb, Theme};
+
+/// The chart's size in pixels.
+pub const CHART_SIZE: (u32, u32) = (800, 420);
+/// The most lines one chart draws (the first ones given); more would not be told apart.
+pub const MAX_SERIES: usize = 6;
+
+/// One line: a label and its points, (Unix time, rating), oldest first.
+pub struct Series<'a> {
+    pub label: &'a str,
+    pub points: &'a [(i64, f64)],
+}
+
+/// The font the charts write with, registered once with plotters under this name.
+const FAMILY: &str = "taflbot";
+
+fn register_font() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if plotters::style::register_font(FAMILY, FontStyle::Normal, super::prepare::FONT).is_err()
+        {
+            tracing::error!("the charts' font does not load");
+        }
+    });
+}
+
+/// The line colours of a theme, one per series.
+fn line_colours(theme: Theme) -> [Rgb; MAX_SERIES] {
+    let c = theme.colours();
+    [c.attacker, c.red, c.ship, c.moved, c.crown, c.vee[1]]
+}
+
+fn rgb(c: Rgb) -> RGBColor {
+    RGBColor(c[0], c[1], c[2])
+}
+
+/// Draws the chart; `None` when no series has a point. At most [`MAX_SERIES`] lines.
+pub fn rating_chart(title: &str, series: &[Series], theme: Theme) -> Option<Vec<u8>> {
+    let series: Vec<&Series> = series
+        .iter()
+        .filter(|s| !s.points.is_empty())
+        .take(MAX_SERIES)
+        .collect();
+    let all = || series.iter().flat_map(|s| s.points.iter());
+    let (first, last) = all().fold((i64::MAX, i64::MIN), |(lo, hi), p| {
+        (lo.min(p.0), hi.max(p.0))
+    });
+    if first > last {
+        return None;
+    }
+    let (low, high) = all().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+        (lo.min(p.1), hi.max(p.1))
+    });
+    // Room around the lines (a single moment or a single rating still gets a span), and above
+    // them for the legend.
+    let (first, last) = (first - 43_200, last.max(first + 86_400) + 43_200);
+    let (low, high) = ((low - 50.0).floor(), (high + 50.0).ceil());
+    let legend = (series.len() as f64 * 22.0 + 24.0) / 330.0;
+    let high = high + (high - low) * legend / (1.0 - legend);
+    // Days on the axis, or hours when the chart spans less than three days.
+    let span_days = (last - first) / 86_400;
+    let with_hours = span_days < 3;
+    // No two labels on one day when they show only the day.
+    let labels = if with_hours {
+        5
+    } else {
+        span_days.min(6) as usize
+    };
+    register_font();
+    let (w, h) = CHART_SIZE;
+    let mut pixels = vec![0u8; (w * h * 3) as usize];
+    let colours = theme.colours();
+    let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
+        let root = BitMapBackend::with_buffer(&mut pixels, CHART_SIZE).into_drawing_area();
+        root.fill(&rgb(colours.frame))?;
+        let text = rgb(colours.text);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, (FAMILY, 24).into_font().color(&text))
+            .margin(14)
+            .x_label_area_size(34)
+            .y_label_area_size(56)
+            .build_cartesian_2d(first..last, low..high)?;
+        chart.plotting_area().fill(&rgb(colours.square))?;
+        chart
+            .configure_mesh()
+            .light_line_style(rgb(colours.square))
+            .bold_line_style(rgb(colours.grid).mix(0.35))
+            .axis_style(text)
+            .label_style((FAMILY, 15).into_font().color(&text))
+            .x_labels(labels)
+            .y_labels(8)
+            .x_label_formatter(&|t| moment(*t, with_hours))
+            .y_label_formatter(&|r| format!("{r:.0}"))
+            .draw()?;
+        let palette = line_colours(theme);
+        for (s, colour) in series.iter().zip(palette) {
+            let colour = rgb(colour);
+            chart
+                .draw_series(LineSeries::new(
+                    s.points.iter().copied(),
+                    colour.stroke_width(3),
+                ))?
+                .label(s.label)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))
+                });
+            chart.draw_series(s.points.iter().map(|p| Circle::new(*p, 4, colour.filled())))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(rgb(colours.frame).mix(0.85))
+            .border_style(text)
+            .label_font((FAMILY, 15).into_font().color(&text))
+            .draw()?;
+        root.present()?;
+        Ok(())
+    })();
+    if let Err(e) = drawn {
+        tracing::error!(error = %e, "a rating chart could not be drawn");
+        return None;
+    }
+    Some(rgb_png(&pixels, w, h))
+}
+
+/// A Unix time as a day, `2026-11-23`, or with the hour, `11-23 14:00` (UTC).
+fn moment(t: i64, with_hours: bool) -> String {
+    let format = if with_hours {
+        "%m-%d %H:%M"
+    } else {
+        "%Y-%m-%d"
+    };
+    chrono::DateTime::from_timestamp(t, 0)
+        .map(|d| d.format(format).to_string())
+        .unwrap_or_default()
+}
+
+fn rgb_png(pixels: &[u8], w: u32, h: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 * 1024);
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder
+        .write_header()
+        .expect("writing to memory cannot fail");
+    writer
+        .write_image_data(pixels)
+        .expect("the buffer's size matches its header");
+    writer.finish().expect("writing to memory cannot fail");
+    out
+}

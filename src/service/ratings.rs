@@ -1,0 +1,473 @@
+//! Ratings: the change a rated result makes (written in the transaction that writes the result),
+//! a server's leaderboard, and a player's profile with the history its chart is drawn from.
+
+use sqlx::{FromRow, SqliteConnection};
+
+use super::rows::{GameResult, GameRow, VariantId};
+use super::{Person, Scope, Service, ServiceError};
+use crate::rating::{self, Rating};
+use crate::render::{rating_chart, Series, Theme};
+use crate::rules::{Side, Variant};
+
+/// Players per leaderboard page.
+pub const LEADERBOARD_PAGE: usize = 15;
+/// The most points of one variant's rating history a profile's chart draws (the latest).
+pub const MAX_HISTORY: i64 = 500;
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug)]
+pub struct Ranked {
+    pub rank: usize,
+    pub player: Person,
+    pub rating: Rating,
+    pub games: i64,
+}
+
+/// A page of a server's leaderboard in one variant.
+#[derive(Clone, Debug)]
+pub struct Leaderboard {
+    pub variant: &'static Variant,
+    /// Pages are counted from 1.
+    pub page: usize,
+    pub pages: usize,
+    pub players: usize,
+    pub lines: Vec<Ranked>,
+}
+
+/// A player's standing in one variant.
+#[derive(Clone, Debug)]
+pub struct Standing {
+    pub variant: &'static Variant,
+    /// `None` until the player's first rated game in the variant.
+    pub rating: Option<Rating>,
+    /// Finished games (rated or not, the bot's included): won, drawn and lost, as attackers and
+    /// as defenders.
+    pub as_attackers: Tally,
+    pub as_defenders: Tally,
+    /// The rating over time, oldest first: (time, rating), from the rating before the first rated
+    /// game (when it began) to the one after each.
+    pub history: Vec<(i64, f64)>,
+}
+
+/// Results on one side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub won: i64,
+    pub drawn: i64,
+    pub lost: i64,
+}
+
+impl Tally {
+    pub fn games(&self) -> i64 {
+        self.won + self.drawn + self.lost
+    }
+}
+
+/// A player's profile.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    pub player: Person,
+    /// Variants the player has played, most games first.
+    pub standings: Vec<Standing>,
+    /// Their games going on: id, variant, opponent.
+    pub current: Vec<super::GameSummary>,
+}
+
+#[derive(FromRow)]
+struct RatingRow {
+    rating: f64,
+    deviation: f64,
+    volatility: f64,
+    rated_at: i64,
+}
+
+impl RatingRow {
+    fn rating(&self) -> Rating {
+        Rating {
+            rating: self.rating,
+            deviation: self.deviation,
+            volatility: self.volatility,
+        }
+    }
+}
+
+impl Service {
+    /// Writes the rating change of a rated game that has just ended (its row already marked
+    /// finished, on the caller's transaction), and puts it in `row`. Unrated games, games against
+    /// the bot and games with no result change nothing.
+    pub(super) async fn rate(
+        &self,
+        conn: &mut SqliteConnection,
+        row: &mut GameRow,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        if !row.rated || row.bot().is_some() {
+            return Ok(());
+        }
+        let winner = match row.result {
+            GameResult::Ongoing | GameResult::Aborted => return Ok(()),
+            GameResult::Draw => None,
+            r => r.winner(),
+        };
+        let advantage = self.advantage(conn, row.variant.0, Some(row.id)).await?;
+        let ids = row.player_ids();
+        let mut before = [rating::START; 2];
+        for (side, id) in ids.iter().enumerate() {
+            before[side] = self
+                .rating_of(conn, *id, row.variant.0)
+                .await?
+                .map_or(rating::START, |(r, at)| r.after(now - at));
+        }
+        let (a, d) = rating::rate(before[0], before[1], winner, advantage);
+        let after = [a, d];
+        for side in [Side::Attackers, Side::Defenders] {
+            let (id, old, new) = (
+                ids[side as usize],
+                before[side as usize],
+                after[side as usize],
+            );
+            sqlx::query(
+                "INSERT INTO ratings (player, variant, rating, deviation, volatility, games, rated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
+                 ON CONFLICT(player, variant) DO UPDATE SET rating = ?3, deviation = ?4,
+                    volatility = ?5, games = games + 1, rated_at = ?6",
+            )
+            .bind(id)
+            .bind(row.variant)
+            .bind(new.rating)
+            .bind(new.deviation)
+            .bind(new.volatility)
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+            sqlx::query(
+                "INSERT INTO rating_changes (game_id, player, variant, before, after, deviation, at)
+                 VALUES (?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(row.id)
+            .bind(id)
+            .bind(row.variant)
+            .bind(old.rating)
+            .bind(new.rating)
+            .bind(new.deviation)
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+            if let Some(guild) = &row.guild {
+                sqlx::query("INSERT OR IGNORE INTO server_players (guild, player) VALUES (?, ?)")
+                    .bind(guild)
+                    .bind(id)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+        }
+        row.attacker_before = Some(before[0].rating);
+        row.attacker_after = Some(a.rating);
+        row.defender_before = Some(before[1].rating);
+        row.defender_after = Some(d.rating);
+        Ok(())
+    }
+
+    /// A player's stored rating in a variant and when it last changed.
+    async fn rating_of(
+        &self,
+        conn: &mut SqliteConnection,
+        player: i64,
+        variant: &Variant,
+    ) -> Result<Option<(Rating, i64)>, ServiceError> {
+        let row: Option<RatingRow> = sqlx::query_as(
+            "SELECT rating, deviation, volatility, rated_at FROM ratings
+             WHERE player = ? AND variant = ?",
+        )
+        .bind(player)
+        .bind(variant.id)
+        .fetch_optional(&mut *conn)
+        .await?;
+        Ok(row.map(|r| (r.rating(), r.rated_at)))
+    }
+
+    /// The defenders' advantage in a variant, from its rated results so far (`except` one game:
+    /// the one being rated).
+    pub(super) async fn advantage(
+        &self,
+        conn: &mut SqliteConnection,
+        variant: &Variant,
+        except: Option<i64>,
+    ) -> Result<f64, ServiceError> {
+        let (games, points): (i64, Option<f64>) = sqlx::query_as(
+            "SELECT COUNT(*), SUM(CASE result WHEN 'defenders_won' THEN 1.0 WHEN 'gold_won' THEN 1.0
+                                              WHEN 'draw' THEN 0.5 ELSE 0.0 END)
+             FROM games WHERE variant = ? AND rated = 1 AND status = 'finished'
+               AND result NOT IN ('aborted', 'ongoing') AND id != ?",
+        )
+        .bind(variant.id)
+        .bind(except.unwrap_or(-1))
+        .fetch_one(&mut *conn)
+        .await?;
+        Ok(rating::advantage(points.unwrap_or(0.0), games as u64))
+    }
+
+    /// The defenders' advantage in a variant now, in rating points (for `/rules` and the tests).
+    pub async fn side_advantage(&self, variant: &str) -> Result<f64, ServiceError> {
+        let v = Variant::by_id(variant)
+            .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
+        let mut conn = self.pool.acquire().await?;
+        self.advantage(&mut conn, v, None).await
+    }
+
+    /// A player's rating in a variant, if they have one.
+    pub async fn rating(
+        &self,
+        who: &Person,
+        variant: &str,
+    ) -> Result<Option<Rating>, ServiceError> {
+        let v = Variant::by_id(variant)
+            .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
+        let rating: Option<RatingRow> = sqlx::query_as(
+            "SELECT r.rating, r.deviation, r.volatility, r.rated_at
+             FROM ratings r JOIN players p ON p.id = r.player WHERE p.key = ? AND r.variant = ?",
+        )
+        .bind(&who.key)
+        .bind(v.id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(rating.map(|r| r.rating().after(self.now() - r.rated_at)))
+    }
+
+    /// A page (from 1) of the leaderboard of `variant` (or the variant with the most rated
+    /// players here): the players of this server with a rating in it, best first.
+    pub async fn leaderboard(
+        &self,
+        variant: Option<&str>,
+        page: usize,
+    ) -> Result<Leaderboard, ServiceError> {
+        let guild = match &self.scope {
+            Scope::Direct => return Err(ServiceError::NotInServer),
+            Scope::Server(g) => Some(g.clone()),
+            Scope::Everywhere => None,
+        };
+        // The players here: a server's are those with a rated game there.
+        let from = if guild.is_some() {
+            "FROM server_players s JOIN ratings r ON r.player = s.player AND s.guild = ?1"
+        } else {
+            "FROM ratings r"
+        };
+        let mut conn = self.pool.acquire().await?;
+        let variant = match variant {
+            Some(id) => {
+                Variant::by_id(id).ok_or_else(|| ServiceError::UnknownVariant(id.to_string()))?
+            }
+            None => {
+                let busiest: Option<VariantId> = sqlx::query_scalar(&format!(
+                    "SELECT r.variant {from} GROUP BY r.variant ORDER BY COUNT(*) DESC, r.variant LIMIT 1"
+                ))
+                .bind(&guild)
+                .fetch_optional(&mut *conn)
+                .await?;
+                match busiest {
+                    Some(v) => v.0,
+                    None => return Err(ServiceError::NoRatings(None)),
+                }
+            }
+        };
+        let players: i64 =
+            sqlx::query_scalar(&format!("SELECT COUNT(*) {from} WHERE r.variant = ?2"))
+                .bind(&guild)
+                .bind(variant.id)
+                .fetch_one(&mut *conn)
+                .await?;
+        if players == 0 {
+            return Err(ServiceError::NoRatings(Some(variant)));
+        }
+        let players = players as usize;
+        let pages = players.div_ceil(LEADERBOARD_PAGE);
+        let page = page.clamp(1, pages);
+        let offset = (page - 1) * LEADERBOARD_PAGE;
+        let rows: Vec<(String, String, f64, f64, f64, i64, i64)> = sqlx::query_as(&format!(
+            "SELECT p.key, p.name, r.rating, r.deviation, r.volatility, r.rated_at, r.games
+             {from} JOIN players p ON p.id = r.player
+             WHERE r.variant = ?2 ORDER BY r.rating DESC, p.id LIMIT ?3 OFFSET ?4"
+        ))
+        .bind(&guild)
+        .bind(variant.id)
+        .bind(LEADERBOARD_PAGE as i64)
+        .bind(offset as i64)
+        .fetch_all(&mut *conn)
+        .await?;
+        let now = self.now();
+        let lines = rows
+            .into_iter()
+            .enumerate()
+            .map(
+                |(i, (key, name, rating, deviation, volatility, at, games))| Ranked {
+                    rank: offset + i + 1,
+                    player: Person::new(key, name),
+                    rating: Rating {
+                        rating,
+                        deviation,
+                        volatility,
+                    }
+                    .after(now - at),
+                    games,
+                },
+            )
+            .collect();
+        Ok(Leaderboard {
+            variant,
+            page,
+            pages,
+            players,
+            lines,
+        })
+    }
+
+    /// A player's profile: ratings and results per variant, with each rating's history, and
+    /// their games going on.
+    pub async fn profile(&self, who: &Person) -> Result<Profile, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let Some((id, name)): Option<(i64, String)> =
+            sqlx::query_as("SELECT id, name FROM players WHERE key = ?")
+                .bind(&who.key)
+                .fetch_optional(&mut *conn)
+                .await?
+        else {
+            return Ok(Profile {
+                player: who.clone(),
+                standings: Vec::new(),
+                current: Vec::new(),
+            });
+        };
+        let player = Person::new(&who.key, name);
+        // Results by variant, side and result, over the games this scope sees.
+        let guild = self.scope_guild();
+        let results: Vec<(VariantId, bool, GameResult, i64)> = sqlx::query_as(
+            "SELECT variant, attacker = ?1 AS attacks, result, COUNT(*) FROM games
+             WHERE (attacker = ?1 OR defender = ?1) AND status = 'finished'
+               AND result NOT IN ('aborted', 'ongoing')
+               AND (?2 IS NULL OR guild IS NULL OR guild = ?2)
+             GROUP BY variant, attacks, result",
+        )
+        .bind(id)
+        .bind(&guild)
+        .fetch_all(&mut *conn)
+        .await?;
+        let mut standings: Vec<Standing> = Vec::new();
+        fn standing<'s>(list: &'s mut Vec<Standing>, v: &'static Variant) -> &'s mut Standing {
+            if let Some(i) = list.iter().position(|s| std::ptr::eq(s.variant, v)) {
+                return &mut list[i];
+            }
+            list.push(Standing {
+                variant: v,
+                rating: None,
+                as_attackers: Tally::default(),
+                as_defenders: Tally::default(),
+                history: Vec::new(),
+            });
+            list.last_mut().expect("just pushed")
+        }
+        for (variant, attacks, result, n) in results {
+            let s = standing(&mut standings, variant.0);
+            let side = if attacks {
+                Side::Attackers
+            } else {
+                Side::Defenders
+            };
+            let tally = if attacks {
+                &mut s.as_attackers
+            } else {
+                &mut s.as_defenders
+            };
+            match result.winner() {
+                Some(w) if w == side => tally.won += n,
+                Some(_) => tally.lost += n,
+                None => tally.drawn += n,
+            }
+        }
+        let ratings: Vec<(VariantId, f64, f64, f64, i64)> = sqlx::query_as(
+            "SELECT variant, rating, deviation, volatility, rated_at FROM ratings WHERE player = ?",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        let now = self.now();
+        for (variant, rating, deviation, volatility, at) in ratings {
+            let s = standing(&mut standings, variant.0);
+            s.rating = Some(
+                Rating {
+                    rating,
+                    deviation,
+                    volatility,
+                }
+                .after(now - at),
+            );
+            // The latest changes, oldest first, starting from the rating the first of them
+            // began with, when its game began.
+            let mut changes: Vec<(i64, f64, f64, i64)> = sqlx::query_as(
+                "SELECT c.at, c.before, c.after, g.created_at FROM rating_changes c
+                 JOIN games g ON g.id = c.game_id
+                 WHERE c.player = ? AND c.variant = ?
+                 ORDER BY c.at DESC, c.game_id DESC LIMIT ?",
+            )
+            .bind(id)
+            .bind(variant)
+            .bind(MAX_HISTORY)
+            .fetch_all(&mut *conn)
+            .await?;
+            changes.reverse();
+            s.history = changes
+                .first()
+                .map(|&(at, before, _, began)| (began.min(at), before))
+                .into_iter()
+                .chain(changes.iter().map(|&(at, _, after, _)| (at, after)))
+                .collect();
+        }
+        standings.sort_by_key(|s| {
+            (
+                std::cmp::Reverse(s.as_attackers.games() + s.as_defenders.games()),
+                s.variant.id,
+            )
+        });
+        let current = self
+            .summaries(&mut conn, &player)
+            .await?
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect();
+        Ok(Profile {
+            player,
+            standings,
+            current,
+        })
+    }
+
+    /// The chart of a profile's ratings over time (the variants most played first), or `None`
+    /// before the player's first rated game. Drawn on the blocking pool.
+    pub async fn rating_chart(&self, profile: &Profile) -> Result<Option<Vec<u8>>, ServiceError> {
+        let title = format!("Ratings of {}", profile.player.name);
+        let lines: Vec<(&'static str, Vec<(i64, f64)>)> = profile
+            .standings
+            .iter()
+            .filter(|s| !s.history.is_empty())
+            .map(|s| (s.variant.name, s.history.clone()))
+            .collect();
+        if lines.is_empty() {
+            return Ok(None);
+        }
+        self.cpu(move |_| {
+            let series: Vec<Series> = lines
+                .iter()
+                .map(|(label, points)| Series { label, points })
+                .collect();
+            rating_chart(&title, &series, Theme::Classic)
+        })
+        .await
+    }
+
+    /// The server this service sees, if it is one.
+    fn scope_guild(&self) -> Option<String> {
+        match &self.scope {
+            Scope::Server(g) => Some(g.clone()),
+            _ => None,
+        }
+    }
+}

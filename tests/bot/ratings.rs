@@ -1,0 +1,380 @@
+//! Ratings: Glicko-2 by the `skillratings` crate with lichess's settings, the side advantage, the
+//! rated games and the ones never rated, leaderboards and profiles with their chart.
+
+use std::sync::Arc;
+
+use skillratings::glicko2::{glicko2, glicko2_rating_period, Glicko2Config, Glicko2Rating};
+use skillratings::Outcomes;
+use taflbot::rating::{self, Rating};
+use taflbot::service::text::{self, Plain};
+use taflbot::service::{Person, Scope, Service, ServiceError, SideChoice, Terms, TestClock, DAY};
+use taflbot::store;
+
+const T0: i64 = 1_800_000_000;
+
+fn alice() -> Person {
+    Person::new("u1", "alice")
+}
+fn bob() -> Person {
+    Person::new("u2", "bob")
+}
+
+async fn service() -> (Service, Arc<TestClock>) {
+    let clock = Arc::new(TestClock::new(T0));
+    let pool = store::open(":memory:").await.unwrap();
+    (Service::new(pool, clock.clone()), clock)
+}
+
+/// A game of `variant` between `attacker` and `defender` on `terms`, begun.
+async fn begun(svc: &Service, attacker: &Person, defender: &Person, rated: bool) -> i64 {
+    let terms = Terms {
+        side: SideChoice::Attackers,
+        rated,
+        ..Terms::new("tyr-11")
+    };
+    let c = svc.offer(attacker, defender, &terms, None).await.unwrap();
+    svc.accept(defender, Some(c.id), None).await.unwrap().id
+}
+
+fn glicko(r: Rating) -> Glicko2Rating {
+    Glicko2Rating {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+#[test]
+fn glickmans_worked_example_with_the_crate() {
+    // The paper's player: 1500, deviation 200, volatility 0.06, against three opponents in one
+    // period, with the paper's tau 0.5: rating 1464.06, deviation 151.52, volatility 0.05999.
+    let player = Glicko2Rating {
+        rating: 1500.0,
+        deviation: 200.0,
+        volatility: 0.06,
+    };
+    let opponent = |rating, deviation| Glicko2Rating {
+        rating,
+        deviation,
+        volatility: 0.06,
+    };
+    let results = [
+        (opponent(1400.0, 30.0), Outcomes::WIN),
+        (opponent(1550.0, 100.0), Outcomes::LOSS),
+        (opponent(1700.0, 300.0), Outcomes::LOSS),
+    ];
+    let paper = Glicko2Config {
+        tau: 0.5,
+        ..Glicko2Config::new()
+    };
+    let after = glicko2_rating_period(&player, &results, &paper);
+    assert!((after.rating - 1464.06).abs() < 0.01, "{after:?}");
+    assert!((after.deviation - 151.52).abs() < 0.01, "{after:?}");
+    assert!((after.volatility - 0.05999).abs() < 0.00001, "{after:?}");
+    // With taflbot's settings (lichess's tau 0.75) the rating and deviation are the same to the
+    // point; only the volatility moves a little.
+    let ours = glicko2_rating_period(&player, &results, &rating::config());
+    assert_eq!(ours.rating.round(), 1464.0);
+    assert_eq!(ours.deviation.round(), 152.0);
+    assert!((ours.volatility - 0.06).abs() < 0.001);
+    assert_eq!(rating::config().tau, 0.75);
+}
+
+#[test]
+fn one_game_rates_as_the_crate_does_and_the_advantage_shifts_expectations() {
+    let a = rating::START;
+    let d = Rating {
+        rating: 1620.0,
+        deviation: 80.0,
+        volatility: 0.06,
+    };
+    let (na, nd) = rating::rate(a, d, Some(taflbot::rules::Side::Attackers), 0.0);
+    let (ca, cd) = glicko2(&glicko(a), &glicko(d), &Outcomes::WIN, &rating::config());
+    assert!(close(na.rating, ca.rating) && close(na.deviation, ca.deviation));
+    assert!(close(nd.rating, cd.rating) && close(nd.volatility, cd.volatility));
+    // When the defenders' side is known to win more, their win gains them less and costs the
+    // attackers less.
+    let win = Some(taflbot::rules::Side::Defenders);
+    let (plain_a, plain_d) = rating::rate(d, d, win, 0.0);
+    let (adv_a, adv_d) = rating::rate(d, d, win, 60.0);
+    assert!(adv_d.rating < plain_d.rating && adv_d.rating > d.rating);
+    assert!(adv_a.rating > plain_a.rating && adv_a.rating < d.rating);
+}
+
+#[tokio::test]
+async fn three_rated_games_store_what_the_crate_computes() {
+    let (svc, clock) = service().await;
+    let config = Glicko2Config {
+        tau: 0.75,
+        convergence_tolerance: 0.000_001,
+    };
+    let start = Glicko2Rating {
+        rating: 1500.0,
+        deviation: 500.0,
+        volatility: 0.09,
+    };
+    // The crate's one-game update, the defenders playing `advantage` points higher.
+    let by_crate = |att: Glicko2Rating, def: Glicko2Rating, outcome: Outcomes, advantage: f64| {
+        let shifted = Glicko2Rating {
+            rating: def.rating + advantage,
+            ..def
+        };
+        let (a, mut d) = glicko2(&att, &shifted, &outcome, &config);
+        d.rating -= advantage;
+        (a, d)
+    };
+    // Glicko-2's growth of the deviation over days away, at lichess's 0.21436 periods a day.
+    let grown = |r: Glicko2Rating, days: f64| {
+        let phi = r.deviation / 173.7178;
+        let periods = days * 0.21436;
+        Glicko2Rating {
+            deviation: (phi * phi + r.volatility * r.volatility * periods).sqrt() * 173.7178,
+            ..r
+        }
+    };
+
+    // 1. alice attacks, bob resigns.
+    let g1 = begun(&svc, &alice(), &bob(), true).await;
+    let view = svc.resign(&bob(), Some(g1), None).await.unwrap();
+    let (mut al, mut bo) = by_crate(start, start, Outcomes::WIN, rating::advantage(0.0, 0));
+    let changes = view.ratings.expect("a rated result shows its changes");
+    assert!(close(changes[0].before, 1500.0) && close(changes[0].after, al.rating));
+    assert!(close(changes[1].after, bo.rating));
+
+    // 2. Two days later bob attacks, alice resigns: attackers 1 of 1 so far.
+    clock.advance(2 * DAY);
+    let g2 = begun(&svc, &bob(), &alice(), true).await;
+    svc.resign(&alice(), Some(g2), None).await.unwrap();
+    let (b2, a2) = by_crate(
+        grown(bo, 2.0),
+        grown(al, 2.0),
+        Outcomes::WIN,
+        rating::advantage(0.0, 1),
+    );
+    (al, bo) = (a2, b2);
+
+    // 3. Three days later alice attacks again and the game is drawn by agreement.
+    clock.advance(3 * DAY);
+    let g3 = begun(&svc, &alice(), &bob(), true).await;
+    svc.draw(&alice(), Some(g3), None).await.unwrap();
+    let (view, agreed) = svc.draw(&bob(), Some(g3), None).await.unwrap();
+    assert!(agreed);
+    let (a3, b3) = by_crate(
+        grown(al, 3.0),
+        grown(bo, 3.0),
+        Outcomes::DRAW,
+        rating::advantage(0.0, 2),
+    );
+    (al, bo) = (a3, b3);
+    assert!(view.ratings.is_some());
+
+    for (who, expected) in [(alice(), al), (bob(), bo)] {
+        let stored = svc.rating(&who, "tyr-11").await.unwrap().unwrap();
+        assert!(
+            close(stored.rating, expected.rating),
+            "{stored:?} {expected:?}"
+        );
+        assert!(close(stored.deviation, expected.deviation), "{stored:?}");
+        assert!(close(stored.volatility, expected.volatility), "{stored:?}");
+    }
+    // The side advantage now counts the three results: the defenders scored a half of three.
+    let now = svc.side_advantage("tyr-11").await.unwrap();
+    assert!(close(now, rating::advantage(0.5, 3)));
+}
+
+#[tokio::test]
+async fn friendly_aborted_and_bot_games_are_never_rated() {
+    let (svc, _) = service().await;
+    // A friendly game.
+    let g = begun(&svc, &alice(), &bob(), false).await;
+    let view = svc.resign(&bob(), Some(g), None).await.unwrap();
+    assert!(!view.rated && view.ratings.is_none());
+    // An aborted game.
+    let g = begun(&svc, &alice(), &bob(), true).await;
+    let view = svc.abort(&alice(), Some(g), None).await.unwrap();
+    assert!(view.rated && view.ratings.is_none());
+    // A game against the bot, resigned.
+    let bot = Person::new("bot", "taflbot");
+    let view = svc
+        .play_bot(
+            &alice(),
+            &bot,
+            "tyr-11",
+            SideChoice::Defenders,
+            None,
+            Some(1),
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(!view.rated);
+    svc.resign(&alice(), Some(view.id), None).await.unwrap();
+    assert_eq!(svc.rating(&alice(), "tyr-11").await.unwrap(), None);
+    assert_eq!(svc.rating(&bob(), "tyr-11").await.unwrap(), None);
+    assert!(matches!(
+        svc.leaderboard(None, 1).await,
+        Err(ServiceError::NoRatings(None))
+    ));
+}
+
+#[tokio::test]
+async fn a_rated_result_post_shows_both_changes() {
+    let (svc, _) = service().await;
+    let g = begun(&svc, &alice(), &bob(), true).await;
+    let view = svc.resign(&bob(), Some(g), None).await.unwrap();
+    let said = text::status_line(&view, &Plain);
+    let [a, b] = view.ratings.unwrap();
+    assert!(a.after > 1500.0 && b.after < 1500.0);
+    let gain = a.after.round() as i64 - 1500;
+    assert!(
+        said.contains(&format!("alice {} (+{gain})", a.after.round())),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("bob {} (-{gain})", b.after.round())),
+        "{said}"
+    );
+    // Seen again later, the game still says it.
+    let again = svc.game(g).await.unwrap();
+    assert_eq!(again.ratings, view.ratings);
+}
+
+#[tokio::test]
+async fn leaderboards_are_per_server_sorted_and_paged() {
+    let (svc, _) = service().await;
+    let here = svc.scoped(Scope::Server("g1".into()));
+    let there = svc.scoped(Scope::Server("g2".into()));
+    // Twenty players in g1: player i beats player i+1 ... the first player wins most.
+    let people: Vec<Person> = (0..20)
+        .map(|i| Person::new(format!("p{i}"), format!("player {i}")))
+        .collect();
+    for (i, pair) in people.windows(2).enumerate() {
+        let [winner, loser] = pair else {
+            unreachable!()
+        };
+        let (att, def) = if i % 2 == 0 {
+            (winner, loser)
+        } else {
+            (loser, winner)
+        };
+        let g = begun(&here, att, def, true).await;
+        here.resign(loser, Some(g), None).await.unwrap();
+    }
+    // One game in g2 between two others.
+    let g = begun(&there, &alice(), &bob(), true).await;
+    there.resign(&bob(), Some(g), None).await.unwrap();
+
+    let first = here.leaderboard(None, 1).await.unwrap();
+    assert_eq!(first.variant.id, "tyr-11");
+    assert_eq!((first.players, first.pages), (20, 2));
+    assert_eq!(first.lines.len(), taflbot::service::LEADERBOARD_PAGE);
+    assert!(first
+        .lines
+        .windows(2)
+        .all(|w| w[0].rating.rating >= w[1].rating.rating));
+    assert_eq!(first.lines[0].player.key, "p0", "{:?}", first.lines[0]);
+    assert!(first.lines.iter().all(|r| !r.player.key.starts_with('u')));
+    let second = here.leaderboard(Some("tyr-11"), 2).await.unwrap();
+    assert_eq!(second.lines.len(), 5);
+    assert_eq!(second.lines[0].rank, 16);
+    // Past the last page: the last page.
+    assert_eq!(here.leaderboard(None, 99).await.unwrap().page, 2);
+    let said = text::leaderboard(&first, &Plain);
+    assert!(said.contains("page 1 of 2 (20 players)"), "{said}");
+    assert!(said.contains("1. player 0 "), "{said}");
+    // Every rating is provisional after a game or two.
+    assert!(said.lines().skip(1).all(|l| l.contains("? (")), "{said}");
+
+    let other = there.leaderboard(None, 1).await.unwrap();
+    assert_eq!(other.players, 2);
+    assert!(matches!(
+        here.leaderboard(Some("tablut"), 1).await,
+        Err(ServiceError::NoRatings(Some(_)))
+    ));
+    assert!(matches!(
+        svc.scoped(Scope::Direct).leaderboard(None, 1).await,
+        Err(ServiceError::NotInServer)
+    ));
+}
+
+#[tokio::test]
+async fn a_leaderboard_of_hostile_names_fits_a_message() {
+    let (svc, _) = service().await;
+    let here = svc.scoped(Scope::Server("g".into()));
+    let hostile = "@everyone **[x](https://e.x)** `<@1>`".repeat(3);
+    for i in 0..16 {
+        let a = Person::new(format!("a{i}"), format!("{hostile}{i}"));
+        let b = Person::new(format!("b{i}"), format!("{i}{hostile}"));
+        let g = begun(&here, &a, &b, true).await;
+        here.resign(&b, Some(g), None).await.unwrap();
+    }
+    let board = here.leaderboard(None, 1).await.unwrap();
+    let said = text::leaderboard(&board, &taflbot::discord::style::DiscordStyle);
+    assert!(said.chars().count() <= 2000, "{}", said.chars().count());
+    assert!(!said.contains("@everyone"));
+}
+
+#[tokio::test]
+async fn a_profile_counts_results_by_side_and_draws_the_ratings() {
+    let (svc, clock) = service().await;
+    for i in 0..4 {
+        // alice attacks in even games and wins two of them; loses the others as defender.
+        let (att, def) = if i % 2 == 0 {
+            (alice(), bob())
+        } else {
+            (bob(), alice())
+        };
+        let g = begun(&svc, &att, &def, true).await;
+        svc.resign(&def, Some(g), None).await.unwrap();
+        clock.advance(DAY);
+    }
+    // One friendly Tablut game, drawn, and one going on.
+    let terms = Terms {
+        rated: false,
+        ..Terms::new("tablut")
+    };
+    let c = svc.offer(&alice(), &bob(), &terms, None).await.unwrap();
+    let g = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;
+    svc.draw(&alice(), Some(g), None).await.unwrap();
+    svc.draw(&bob(), Some(g), None).await.unwrap();
+    begun(&svc, &alice(), &bob(), true).await;
+
+    let p = svc.profile(&alice()).await.unwrap();
+    assert_eq!(p.standings.len(), 2);
+    let tyr = &p.standings[0];
+    assert_eq!(tyr.variant.id, "tyr-11");
+    assert_eq!((tyr.as_attackers.won, tyr.as_attackers.lost), (2, 0));
+    assert_eq!((tyr.as_defenders.won, tyr.as_defenders.lost), (0, 2));
+    // From 1500 when the first game began, then after each of the four.
+    assert_eq!(tyr.history.len(), 5);
+    assert_eq!(tyr.history[0], (T0, 1500.0));
+    assert!(tyr.history[1..].windows(2).all(|w| w[0].0 < w[1].0));
+    assert!(close(tyr.history[4].1, tyr.rating.unwrap().rating));
+    let tablut = &p.standings[1];
+    assert_eq!(tablut.rating, None);
+    assert_eq!(tablut.as_attackers.drawn, 1);
+    assert_eq!(p.current.len(), 1);
+    let said = text::profile(&p, &Plain);
+    assert!(said.contains("won-drawn-lost as attackers 2-0-0"), "{said}");
+    assert!(said.contains("Tablut (Cartier): unrated"), "{said}");
+    assert!(said.contains("Games in progress:"), "{said}");
+
+    // The chart: a picture of the size declared, in the classic theme's frame colour, with the
+    // first line's colour on it.
+    let png = svc.rating_chart(&p).await.unwrap().expect("a chart");
+    let img = image::load_from_memory(&png).unwrap().to_rgb8();
+    assert_eq!(img.dimensions(), taflbot::render::CHART_SIZE);
+    let colours = taflbot::render::Theme::Classic.colours();
+    assert_eq!(img.get_pixel(2, 2).0, colours.frame);
+    let line = colours.attacker;
+    let on_line = img.pixels().filter(|p| p.0 == line).count();
+    assert!(on_line > 200, "{on_line} pixels of the line's colour");
+    // No rated game: no chart.
+    let nobody = svc.profile(&Person::new("u9", "nobody")).await.unwrap();
+    assert!(svc.rating_chart(&nobody).await.unwrap().is_none());
+    assert!(text::profile(&nobody, &Plain).contains("has not played"));
+}

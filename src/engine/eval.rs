@@ -70,6 +70,7 @@ pub fn weights(family: Family) -> &'static Weights {
         road: [250, 110, 20],
         pressure: 25,
         guard: 30,
+        edge_lines: 15,
         ..TAFL
     };
     const BRANDUBH: Weights = Weights {

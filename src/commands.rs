@@ -26,6 +26,8 @@ pub enum Kind {
     Level,
     /// A page number, from 1.
     Page,
+    /// On or off (a choice).
+    Switch,
     Flag,
     /// A person.
     User,
@@ -42,6 +44,7 @@ impl Kind {
             Kind::Side => "a side: attackers, defenders or random",
             Kind::Level => "a level from 1 (weakest) to 5",
             Kind::Page => "a page number",
+            Kind::Switch => "on or off",
             Kind::Flag => "true or false",
             Kind::User => "a player",
         }
@@ -54,6 +57,9 @@ pub const SIDES: [SideChoice; 3] = [
     SideChoice::Defenders,
     SideChoice::Random,
 ];
+
+/// The choices of a [`Kind::Switch`] option, in the order Discord numbers them.
+pub const SWITCH: [&str; 2] = ["on", "off"];
 
 /// One option of a command.
 #[derive(Debug)]
@@ -225,6 +231,13 @@ pub const COMMANDS: &[Spec] = &[
         guild_only: true,
     },
     Spec {
+        name: "vacation",
+        description: "Stop your clocks in every game while you are away, or start them again.",
+        more: "Days a year are limited (14 unless the server's taflbot says otherwise); opponents see that you are away. Without an option: where your vacation stands.",
+        options: &[opt("set", "on to go away, off to come back", Kind::Switch)],
+        guild_only: false,
+    },
+    Spec {
         name: "rules",
         description: "A variant's rules and start position.",
         more: "",
@@ -335,6 +348,10 @@ pub enum Command {
     },
     DeclineDraw {
         game: Option<i64>,
+    },
+    Vacation {
+        /// On or off; nothing to ask where it stands.
+        set: Option<bool>,
     },
     Rules {
         variant: String,
@@ -457,6 +474,21 @@ impl Args<'_> {
         }
     }
 
+    /// On (true) or off: a choice's number, or the words.
+    fn switch(&self, name: &str) -> Result<Option<bool>, ServiceError> {
+        match self.value(name) {
+            None => Ok(None),
+            Some(Value::Int(0)) | Some(Value::Flag(true)) => Ok(Some(true)),
+            Some(Value::Int(1)) | Some(Value::Flag(false)) => Ok(Some(false)),
+            Some(v @ Value::Text(t)) => match t.trim().to_ascii_lowercase().as_str() {
+                "on" | "true" | "yes" => Ok(Some(true)),
+                "off" | "false" | "no" => Ok(Some(false)),
+                _ => Err(Self::bad(name, v, Kind::Switch)),
+            },
+            Some(other) => Err(Self::bad(name, other, Kind::Switch)),
+        }
+    }
+
     fn level(&self, name: &str) -> Result<Option<u8>, ServiceError> {
         let Some(n) = self.number(name, Kind::Level)? else {
             return Ok(None);
@@ -548,6 +580,9 @@ impl Command {
             },
             "declinedraw" => Command::DeclineDraw {
                 game: a.number("game", Kind::Game)?,
+            },
+            "vacation" => Command::Vacation {
+                set: a.switch("set")?,
             },
             "rules" => Command::Rules {
                 variant: a.needed_text("variant")?,

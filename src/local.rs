@@ -281,6 +281,13 @@ pub async fn execute(
             let yours = whose.key == me.key;
             text::games(&whose, yours, &svc.games(&whose).await?, s)
         }
+        Command::Vacation { set } => {
+            let v = match set {
+                Some(on) => svc.vacation(me, on).await?,
+                None => svc.vacation_status(me).await?,
+            };
+            text::vacation(&v, svc.vacation_days(), s)
+        }
         Command::Leaderboard { variant, page } => {
             let board = svc
                 .leaderboard(variant.as_deref(), page.unwrap_or(1).max(1) as usize)

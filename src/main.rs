@@ -268,10 +268,20 @@ async fn open_service(url: &str) -> Result<taflbot::service::Service, cli::CliEr
     let pool = taflbot::store::open(url)
         .await
         .map_err(|e| cli::CliError::message(format!("cannot open the database {url}: {e}")))?;
-    Ok(taflbot::service::Service::new(
-        pool,
-        std::sync::Arc::new(taflbot::service::SystemClock),
-    ))
+    let service =
+        taflbot::service::Service::new(pool, std::sync::Arc::new(taflbot::service::SystemClock));
+    // Vacation days a year: TAFLBOT_VACATION_DAYS, or the default.
+    Ok(match std::env::var("TAFLBOT_VACATION_DAYS") {
+        Err(_) => service,
+        Ok(days) => match days.trim().parse::<u32>() {
+            Ok(days) if days <= 366 => service.with_vacation_days(days),
+            _ => {
+                return Err(cli::CliError::message(format!(
+                    "TAFLBOT_VACATION_DAYS must be a number of days from 0 to 366, not {days:?}"
+                )))
+            }
+        },
+    })
 }
 
 /// The Discord bot, until Ctrl-C or SIGTERM.

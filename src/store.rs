@@ -30,6 +30,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0005_bot_games.sql"),
     ),
     (6, "ratings", include_str!("../migrations/0006_ratings.sql")),
+    (
+        7,
+        "comforts",
+        include_str!("../migrations/0007_comforts.sql"),
+    ),
 ];
 
 /// Why the database could not be used.

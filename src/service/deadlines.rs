@@ -21,6 +21,8 @@ impl Service {
     pub async fn sweep(&self) -> Result<Vec<Notice>, ServiceError> {
         let now = self.now();
         let mut notices = Vec::new();
+        // Vacations whose days ran out end first: their clocks run again from that moment.
+        self.end_spent_vacations(now).await?;
         let due: Vec<i64> =
             sqlx::query_scalar("SELECT id FROM games WHERE status = 'active' AND deadline <= ?")
                 .bind(now)
@@ -37,6 +39,11 @@ impl Service {
                     continue;
                 }
             };
+            if !loaded.overdue(now) {
+                // Its player to move is on vacation.
+                tx.commit().await?;
+                continue;
+            }
             if let Some(notice) = self.time_out(&mut tx, &mut loaded, now).await? {
                 notices.push(notice);
             }
@@ -55,6 +62,10 @@ impl Service {
             let Ok(pos) = parse_position(row.variant.0, &row.position) else {
                 continue;
             };
+            if row.away(pos.turn()) {
+                // On vacation: reminded when the clock runs again.
+                continue;
+            }
             let mut tx = self.write().await?;
             // Only if the turn it reminds of is still the one stored: a move since the list was
             // read restarted the clock.

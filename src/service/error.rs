@@ -63,6 +63,15 @@ pub enum ServiceError {
     /// The game is played on another Discord server.
     OtherServer(i64),
     NoGames,
+    /// The player is on vacation already, until then at the latest.
+    OnVacation {
+        until: i64,
+    },
+    NotOnVacation,
+    /// This year's vacation days (so many a year) are used up.
+    NoVacationLeft {
+        days: u32,
+    },
     /// Leaderboards are per server: none in a direct message.
     NotInServer,
     /// Nobody here has a rating (in this variant).

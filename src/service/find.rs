@@ -119,6 +119,7 @@ impl Service {
                     opponent: row.player(me.other()),
                     your_turn: pos.turn() == me,
                     deadline: row.deadline,
+                    paused: row.away(pos.turn()),
                 },
             ));
         }

@@ -37,6 +37,14 @@ impl Loaded {
         Err(ServiceError::GameOver(self.row.id, how))
     }
 
+    /// Whether the game is going on and its player to move ran out of time (their clocks do not
+    /// run while they are on vacation).
+    pub fn overdue(&self, now: i64) -> bool {
+        self.ensure_active().is_ok()
+            && self.row.deadline <= now
+            && !self.row.away(self.game.position().turn())
+    }
+
     /// The side `who` plays, or why they may not act in this game.
     pub fn seat_of(&self, who: &Person) -> Result<Side, ServiceError> {
         self.row
@@ -95,6 +103,7 @@ impl Loaded {
             open_chain: outcome.is_none() && self.game.position().chain().is_some(),
             bot: row.bot(),
             rated: row.rated,
+            away: [row.away(Side::Attackers), row.away(Side::Defenders)],
             ratings: row.rating_changes(),
         }
     }
@@ -204,12 +213,18 @@ impl Service {
         flip: bool,
         theme: Theme,
     ) -> Result<Vec<u8>, ServiceError> {
-        let [a, d] = l.row.players();
+        // A player on vacation is shown so, for the opponent who waits.
+        let [a, d] = [Side::Attackers, Side::Defenders].map(|side| {
+            let name = l.row.player(side).name;
+            if l.row.away(side) {
+                format!("{name} (on vacation)")
+            } else {
+                name
+            }
+        });
         let game = l.game.clone();
         self.cpu(move |renderer| {
-            let scene = Scene::game(&game)
-                .flipped(flip)
-                .named(Some([a.name, d.name]));
+            let scene = Scene::game(&game).flipped(flip).named(Some([a, d]));
             renderer.png(&scene, theme)
         })
         .await
@@ -233,7 +248,7 @@ impl Service {
         let mut loaded = self.load(&mut tx, id).await?;
         let seat = loaded.seat_of(who)?;
         let now = self.now();
-        if loaded.ensure_active().is_ok() && loaded.row.deadline <= now {
+        if loaded.overdue(now) {
             let late_side = loaded.game.position().turn();
             let late = loaded.row.player(late_side);
             self.time_out(&mut tx, &mut loaded, now).await?;

@@ -18,6 +18,7 @@ mod notices;
 mod ratings;
 mod rows;
 pub mod text;
+mod vacation;
 mod views;
 
 pub use bot::{Hint, MAX_BOT_GAMES};
@@ -29,6 +30,7 @@ pub use error::{Ending, ServiceError};
 pub use notices::{Delivery, News, Notice, NoticeKind, KEPT_FOR, MAX_DELIVERY_ATTEMPTS};
 pub use ratings::{Leaderboard, Profile, Ranked, Standing, Tally, LEADERBOARD_PAGE, MAX_HISTORY};
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
+pub use vacation::{Vacation, DEFAULT_VACATION_DAYS};
 pub use views::{MAX_IMPORT_BYTES, MAX_IMPORT_MOVES};
 
 use std::sync::Arc;
@@ -96,6 +98,8 @@ pub struct GameView {
     pub bot: Option<(Side, u8)>,
     /// Whether the result changes the players' ratings.
     pub rated: bool,
+    /// Whether each player is on vacation (their clocks stopped), attackers first.
+    pub away: [bool; 2],
     /// Once a rated game has ended: the players' ratings before and after, attackers first.
     pub ratings: Option<[RatingChange; 2]>,
 }
@@ -165,6 +169,8 @@ pub struct GameSummary {
     pub opponent: Person,
     pub your_turn: bool,
     pub deadline: i64,
+    /// The player to move is on vacation: the deadline waits for them.
+    pub paused: bool,
 }
 
 /// Where a use case is asked from, which decides the games it may see: a game belongs to the
@@ -212,6 +218,8 @@ pub struct Service {
     /// Places for the engine's searches on the blocking pool.
     thinking: Arc<tokio::sync::Semaphore>,
     bot: Arc<bot::BotQueue>,
+    /// Vacation allowed per player and calendar year, in seconds.
+    vacation_allowance: i64,
 }
 
 /// Runs `work` on tokio's blocking pool once `places` has room for it.
@@ -246,6 +254,15 @@ impl Service {
             cpu: Arc::new(tokio::sync::Semaphore::new(cpu_places())),
             thinking: Arc::new(tokio::sync::Semaphore::new(cpu_places())),
             bot: Arc::default(),
+            vacation_allowance: i64::from(DEFAULT_VACATION_DAYS) * DAY,
+        }
+    }
+
+    /// The same service with `days` of vacation a year for each player.
+    pub fn with_vacation_days(self, days: u32) -> Service {
+        Service {
+            vacation_allowance: i64::from(days) * DAY,
+            ..self
         }
     }
 

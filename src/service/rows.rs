@@ -168,7 +168,7 @@ pub const GAME_SELECT: &str =
         g.result, g.reason, g.position, g.move_count, g.draw_offer, g.deadline,
         g.attacker, pa.key AS attacker_key, pa.name AS attacker_name,
         g.defender, pd.key AS defender_key, pd.name AS defender_name, g.bot_level, g.bot_attacks,
-        g.rated,
+        g.rated, pa.vacation_since AS attacker_away, pd.vacation_since AS defender_away,
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_before,
         (SELECT after FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_after,
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.defender) AS defender_before,
@@ -207,6 +207,9 @@ pub struct GameRow {
     pub bot_attacks: Option<bool>,
     /// Whether the result changes the players' ratings.
     pub rated: bool,
+    /// When each player's vacation began, while they are on one.
+    pub attacker_away: Option<i64>,
+    pub defender_away: Option<i64>,
     /// The ratings before and after the result, once a rated game has ended.
     pub attacker_before: Option<f64>,
     pub attacker_after: Option<f64>,
@@ -238,6 +241,14 @@ impl GameRow {
                 after: self.defender_after?,
             },
         ])
+    }
+
+    /// Whether the player of `side` is on vacation (their clocks are stopped).
+    pub fn away(&self, side: Side) -> bool {
+        match side {
+            Side::Attackers => self.attacker_away.is_some(),
+            Side::Defenders => self.defender_away.is_some(),
+        }
     }
 
     /// The players by side: attackers (Red) first.

@@ -4,7 +4,7 @@
 //! plain text in UTC. (Why a move is illegal is the rules core's sentence, `rules/error.rs`.)
 
 use super::error::Ending;
-use super::{Challenge, GameSummary, GameView, News, Notice, Person, ServiceError};
+use super::{Challenge, GameSummary, GameView, News, Notice, Person, ServiceError, DAY};
 use crate::notation::quoted;
 use crate::render::reason_text;
 use crate::rules::{Outcome, Side, Variant};
@@ -113,12 +113,16 @@ pub fn status_line(view: &GameView, s: &dyn Style) -> String {
     match view.outcome {
         None => {
             let who = &view.players[view.to_move as usize];
+            let clock = if view.away[view.to_move as usize] {
+                format!("clock stopped while {} is on vacation", s.name(who))
+            } else {
+                deadline(view.deadline, s)
+            };
             format!(
-                "Game #{}: {} ({}) to move, {}.",
+                "Game #{}: {} ({}) to move, {clock}.",
                 view.id,
                 s.name(who),
                 view.variant.side_name(view.to_move),
-                deadline(view.deadline, s)
             )
         }
         Some(o) => format!(
@@ -407,12 +411,16 @@ pub fn game_line(whose: &Person, yours: bool, g: &GameSummary, s: &dyn Style) ->
         (true, false) => format!("{}'s move", s.name(whose)),
         (false, _) => format!("{}'s move", s.name(&g.opponent)),
     };
+    let clock = if g.paused {
+        "clock stopped (vacation)".to_string()
+    } else {
+        deadline(g.deadline, s)
+    };
     format!(
-        "#{} {} vs {}: {whose_move}, {}",
+        "#{} {} vs {}: {whose_move}, {clock}",
         g.id,
         g.variant.name,
         s.name(&g.opponent),
-        deadline(g.deadline, s)
     )
 }
 
@@ -480,6 +488,38 @@ pub fn profile(p: &crate::service::Profile, s: &dyn Style) -> String {
         format!("Profile of {}:", s.name(&p.player)),
         lines.into_iter(),
     )
+}
+
+/// Where a vacation stands, after `/vacation` (on, off, or asked).
+pub fn vacation(v: &crate::service::Vacation, days_a_year: u32, s: &dyn Style) -> String {
+    let left = days_and_hours(v.left);
+    match (v.since, v.until) {
+        (Some(_), Some(until)) => format!(
+            "You are on vacation: your clocks are stopped in every game, and your opponents see \
+             it. It ends when you say vacation off, or by itself {} when your days run out \
+             ({left} left of {days_a_year} this year).",
+            s.time_and_distance(until)
+        ),
+        _ => format!(
+            "You are not on vacation; {left} of your {days_a_year} days this year are left. \
+             vacation on stops your clocks in every game."
+        ),
+    }
+}
+
+/// "3 days 4 hours", "5 hours", "0 hours".
+fn days_and_hours(seconds: i64) -> String {
+    let seconds = seconds.max(0);
+    let (d, h) = (seconds / DAY, (seconds % DAY) / 3600);
+    match (d, h) {
+        (0, h) => format!("{h} {}", if h == 1 { "hour" } else { "hours" }),
+        (d, 0) => days(d as u32),
+        (d, h) => format!(
+            "{} {h} {}",
+            days(d as u32),
+            if h == 1 { "hour" } else { "hours" }
+        ),
+    }
 }
 
 /// A game in a short list of choices (autocomplete).
@@ -622,6 +662,14 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         NoSuchGame(id) => format!("there is no game #{id}"),
         OtherServer(id) => format!("game #{id} is played on another server, and is seen only there"),
         NoGames => "you have no game in progress".into(),
+        OnVacation { until } => format!(
+            "you are on vacation already, until {} at the latest; vacation off ends it",
+            s.time_and_distance(*until)
+        ),
+        NotOnVacation => "you are not on vacation".into(),
+        NoVacationLeft { days } => format!(
+            "your vacation days for this year are used up ({days} a year); they come again on 1 January"
+        ),
         NotInServer => "leaderboards belong to servers: ask in a server's channel".into(),
         NoRatings(None) => "nobody here has a rating yet: rated games make them".into(),
         NoRatings(Some(v)) => format!("nobody here has a rating in {} yet", v.name),

@@ -15,4 +15,5 @@ mod local;
 mod ratings;
 mod render;
 mod service;
+mod vacation;
 mod versus_bot;

@@ -21,7 +21,7 @@ use super::button::Button;
 use super::post::{Reply, Responder};
 use super::style::DiscordStyle;
 use super::{Bot, Error};
-use crate::commands::{Command, Kind, Spec, Value, COMMANDS, SIDES};
+use crate::commands::{Command, Kind, Spec, Value, COMMANDS, SIDES, SWITCH};
 use crate::service::text::{self, sentence};
 use crate::service::{GameView, News, Person, Scope, Service, ServiceError, Terms};
 
@@ -84,17 +84,19 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
     fn user(b: CreateCommandOption) -> CreateCommandOption {
         b.kind(CommandOptionType::User)
     }
-    let choices = match o.kind {
-        Kind::Side => SIDES
-            .iter()
-            .map(|s| poise::CommandParameterChoice {
-                name: s.as_str().into(),
-                localizations: Default::default(),
-                __non_exhaustive: (),
-            })
-            .collect(),
+    let names: Vec<&'static str> = match o.kind {
+        Kind::Side => SIDES.iter().map(|s| s.as_str()).collect(),
+        Kind::Switch => SWITCH.to_vec(),
         _ => Vec::new(),
     };
+    let choices: Vec<_> = names
+        .into_iter()
+        .map(|name| poise::CommandParameterChoice {
+            name: name.into(),
+            localizations: Default::default(),
+            __non_exhaustive: (),
+        })
+        .collect();
     poise::CommandParameter {
         name: o.name.into(),
         name_localizations: Default::default(),
@@ -105,7 +107,7 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
         choices: choices.into(),
         type_setter: Some(match o.kind {
             Kind::Text | Kind::Variant | Kind::Move => text,
-            Kind::Game | Kind::Challenge | Kind::Side => integer,
+            Kind::Game | Kind::Challenge | Kind::Side | Kind::Switch => integer,
             Kind::Days => days,
             Kind::Level => level,
             Kind::Page => page,
@@ -349,6 +351,7 @@ async fn dispatch(c: &Call<'_>, command: Command) -> Result<(), ServiceError> {
         }
         Command::Profile { player } => views::profile(c, player).await,
         Command::Rules { variant } => views::rules(c, &variant).await,
+        Command::Vacation { set } => views::vacation(c, set).await,
         Command::Record { game } => views::record(c, game).await,
         Command::Hint { game } => views::hint(c, game).await,
         Command::Import { moves, variant } => views::import(c, &moves, &variant).await,
@@ -420,7 +423,8 @@ fn options(
                     | Kind::Side
                     | Kind::Days
                     | Kind::Level
-                    | Kind::Page,
+                    | Kind::Page
+                    | Kind::Switch,
                 ),
             ) => Value::Int(*n),
             (R::Boolean(b), Some(Kind::Flag)) => Value::Flag(*b),

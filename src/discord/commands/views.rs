@@ -153,3 +153,14 @@ pub async fn profile(c: &Call<'_>, player: Option<Person>) -> Result<(), Service
     c.answer(reply).await;
     Ok(())
 }
+
+/// Goes on vacation, comes back, or says where the vacation stands; privately.
+pub async fn vacation(c: &Call<'_>, set: Option<bool>) -> Result<(), ServiceError> {
+    let v = match set {
+        Some(on) => c.service.vacation(&c.who, on).await?,
+        None => c.service.vacation_status(&c.who).await?,
+    };
+    let said = text::vacation(&v, c.service.vacation_days(), STYLE);
+    c.answer(Reply::private(said)).await;
+    Ok(())
+}

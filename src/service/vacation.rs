@@ -1,0 +1,207 @@
+//! Vacation: a player stops their clocks in every game for up to [`DEFAULT_VACATION_DAYS`] a
+//! calendar year (the service's setting). While they are away their deadlines do not fall due;
+//! when they come back (or their days run out, which the sweeper notices), each game waiting for
+//! their move gets its deadline moved on by the time it waited during the vacation.
+
+use chrono::Datelike;
+use sqlx::SqliteConnection;
+
+use super::{Person, Service, ServiceError, DAY};
+use crate::rules::{parse_position, Side, Variant};
+
+/// Vacation days per player and calendar year, unless the service is told otherwise.
+pub const DEFAULT_VACATION_DAYS: u32 = 14;
+
+/// Where a player's vacation stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vacation {
+    /// On vacation since then, or not on vacation.
+    pub since: Option<i64>,
+    /// Seconds of vacation left this year (from now, while on vacation).
+    pub left: i64,
+    /// While on vacation: when the days run out and the clocks run again by themselves.
+    pub until: Option<i64>,
+}
+
+/// The calendar year (UTC) of a moment.
+fn year_of(t: i64) -> i32 {
+    chrono::DateTime::from_timestamp(t, 0).map_or(1970, |d| d.year())
+}
+
+/// A player's vacation columns: since, used, year.
+type Columns = (Option<i64>, i64, i32);
+
+impl Service {
+    /// Starts (`on`) or ends a vacation for `who`.
+    pub async fn vacation(&self, who: &Person, on: bool) -> Result<Vacation, ServiceError> {
+        let now = self.now();
+        let mut tx = self.write().await?;
+        let id = self.player_id(&mut tx, who).await?;
+        let (since, used, year) = self.columns(&mut tx, id).await?;
+        let used = if year == year_of(now) { used } else { 0 };
+        let left = self.vacation_allowance - used;
+        let status = match (on, since) {
+            (true, Some(since)) => {
+                return Err(ServiceError::OnVacation {
+                    until: since + left,
+                })
+            }
+            (false, None) => return Err(ServiceError::NotOnVacation),
+            (true, None) => {
+                if left <= 0 {
+                    return Err(ServiceError::NoVacationLeft {
+                        days: self.vacation_days(),
+                    });
+                }
+                sqlx::query(
+                    "UPDATE players SET vacation_since = ?, vacation_used = ?, vacation_year = ?
+                     WHERE id = ?",
+                )
+                .bind(now)
+                .bind(used)
+                .bind(year_of(now))
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+                Vacation {
+                    since: Some(now),
+                    left,
+                    until: Some(now + left),
+                }
+            }
+            (false, Some(since)) => {
+                self.come_back(&mut tx, id, since, now).await?;
+                Vacation {
+                    since: None,
+                    left: left - (now - since),
+                    until: None,
+                }
+            }
+        };
+        tx.commit().await?;
+        Ok(status)
+    }
+
+    /// Where `who`'s vacation stands.
+    pub async fn vacation_status(&self, who: &Person) -> Result<Vacation, ServiceError> {
+        let now = self.now();
+        let mut conn = self.pool.acquire().await?;
+        let id: Option<i64> = sqlx::query_scalar("SELECT id FROM players WHERE key = ?")
+            .bind(&who.key)
+            .fetch_optional(&mut *conn)
+            .await?;
+        let (since, used, year) = match id {
+            Some(id) => self.columns(&mut conn, id).await?,
+            None => (None, 0, 0),
+        };
+        let used = if since.is_some() || year == year_of(now) {
+            used
+        } else {
+            0
+        };
+        let left = self.vacation_allowance - used;
+        Ok(match since {
+            Some(since) => Vacation {
+                since: Some(since),
+                left: left - (now - since),
+                until: Some(since + left),
+            },
+            None => Vacation {
+                since: None,
+                left,
+                until: None,
+            },
+        })
+    }
+
+    /// The vacation days a player has a year.
+    pub fn vacation_days(&self) -> u32 {
+        (self.vacation_allowance / DAY) as u32
+    }
+
+    async fn columns(&self, conn: &mut SqliteConnection, id: i64) -> Result<Columns, ServiceError> {
+        Ok(sqlx::query_as(
+            "SELECT vacation_since, vacation_used, vacation_year FROM players WHERE id = ?",
+        )
+        .bind(id)
+        .fetch_one(&mut *conn)
+        .await?)
+    }
+
+    /// Ends the vacations whose days have run out, each at the moment they ran out.
+    pub(super) async fn end_spent_vacations(&self, now: i64) -> Result<(), ServiceError> {
+        let spent: Vec<(i64, i64, i64)> = sqlx::query_as(
+            "SELECT id, vacation_since, vacation_used FROM players
+             WHERE vacation_since IS NOT NULL AND vacation_since + ? - vacation_used <= ?",
+        )
+        .bind(self.vacation_allowance)
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?;
+        for (id, since, used) in spent {
+            let mut tx = self.write().await?;
+            // Still away as read (a player who came back meanwhile is left alone).
+            let (still, _, _) = self.columns(&mut tx, id).await?;
+            if still == Some(since) {
+                let end = since + (self.vacation_allowance - used).max(0);
+                self.come_back(&mut tx, id, since, end).await?;
+            }
+            tx.commit().await?;
+        }
+        Ok(())
+    }
+
+    /// Ends player `id`'s vacation (begun at `since`) at `end`: the days are counted, and each
+    /// game waiting for their move has its deadline moved on by the time it waited while they
+    /// were away.
+    async fn come_back(
+        &self,
+        conn: &mut SqliteConnection,
+        id: i64,
+        since: i64,
+        end: i64,
+    ) -> Result<(), ServiceError> {
+        sqlx::query(
+            "UPDATE players SET vacation_since = NULL, vacation_used = vacation_used + ?
+             WHERE id = ?",
+        )
+        .bind(end - since)
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+        let games: Vec<(i64, String, String, i64, i64, i64, i64)> = sqlx::query_as(
+            "SELECT id, variant, position, attacker, turn_started, deadline, days FROM games
+             WHERE status = 'active' AND (attacker = ?1 OR defender = ?1)",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        for (game, variant, position, attacker, turn_started, deadline, days) in games {
+            let Some(pos) =
+                Variant::by_id(&variant).and_then(|v| parse_position(v, &position).ok())
+            else {
+                continue;
+            };
+            let mine = if attacker == id {
+                Side::Attackers
+            } else {
+                Side::Defenders
+            };
+            if pos.turn() != mine {
+                continue;
+            }
+            let waited = end - since.max(turn_started);
+            if waited <= 0 {
+                continue;
+            }
+            let deadline = deadline + waited;
+            sqlx::query("UPDATE games SET deadline = ?, remind_at = ?, reminded = 0 WHERE id = ?")
+                .bind(deadline)
+                .bind(super::deadlines::remind_at(deadline, days as u32))
+                .bind(game)
+                .execute(&mut *conn)
+                .await?;
+        }
+        Ok(())
+    }
+}

@@ -224,6 +224,13 @@ pub const COMMANDS: &[Spec] = &[
         guild_only: true,
     },
     Spec {
+        name: "takeback",
+        description: "Ask to take back your last turn, or agree when your opponent asks.",
+        more: "Your opponent answers with the buttons (or takeback, or takeback decline:true); against taflbot it is taken back at once. Never after the game ended.",
+        options: &[GAME, opt("decline", "Decline your opponent's request instead", Kind::Flag)],
+        guild_only: true,
+    },
+    Spec {
         name: "declinedraw",
         description: "Decline the draw your opponent offered.",
         more: "The Decline draw button does the same.",
@@ -347,6 +354,14 @@ pub enum Command {
         game: Option<i64>,
     },
     DeclineDraw {
+        game: Option<i64>,
+    },
+    Takeback {
+        game: Option<i64>,
+        decline: bool,
+    },
+    /// Only from the Accept takeback button: agrees, never asks.
+    AcceptTakeback {
         game: Option<i64>,
     },
     Vacation {
@@ -577,6 +592,10 @@ impl Command {
             },
             "draw" => Command::Draw {
                 game: a.number("game", Kind::Game)?,
+            },
+            "takeback" => Command::Takeback {
+                game: a.number("game", Kind::Game)?,
+                decline: a.flag("decline")?,
             },
             "declinedraw" => Command::DeclineDraw {
                 game: a.number("game", Kind::Game)?,

@@ -281,6 +281,23 @@ pub async fn execute(
             let yours = whose.key == me.key;
             text::games(&whose, yours, &svc.games(&whose).await?, s)
         }
+        Command::Takeback {
+            game,
+            decline: true,
+        } => {
+            let view = svc.decline_takeback(me, game, None).await?;
+            text::news(&News::TakebackDeclined { by: me.clone() }, &view, s)
+        }
+        Command::Takeback {
+            game,
+            decline: false,
+        } => match svc.takeback(me, game, None).await? {
+            crate::service::Takeback::Asked { view, news } => text::post(&news, &view, s),
+            crate::service::Takeback::TakenBack(played) => played_reply(images, played),
+        },
+        Command::AcceptTakeback { game } => {
+            played_reply(images, svc.accept_takeback(me, game, None).await?)
+        }
         Command::Vacation { set } => {
             let v = match set {
                 Some(on) => svc.vacation(me, on).await?,

@@ -35,6 +35,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "comforts",
         include_str!("../migrations/0007_comforts.sql"),
     ),
+    (
+        8,
+        "takebacks and messages",
+        include_str!("../migrations/0008_takebacks_and_messages.sql"),
+    ),
 ];
 
 /// Why the database could not be used.

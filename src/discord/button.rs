@@ -16,6 +16,10 @@ pub enum Button {
     AcceptDraw(i64),
     /// Decline the draw offered in game N.
     DeclineDraw(i64),
+    /// Agree to the takeback asked in game N.
+    AcceptTakeback(i64),
+    /// Decline the takeback asked in game N.
+    DeclineTakeback(i64),
     /// Page `page` of the leaderboard of the variant at `variant` in the variant table; the
     /// button to the next page (`forward`) or the one before.
     Page {
@@ -34,6 +38,8 @@ impl Button {
             Button::EndTurn(n) => ("endturn", n),
             Button::AcceptDraw(n) => ("drawyes", n),
             Button::DeclineDraw(n) => ("drawno", n),
+            Button::AcceptTakeback(n) => ("backyes", n),
+            Button::DeclineTakeback(n) => ("backno", n),
         }
     }
 
@@ -65,6 +71,8 @@ impl Button {
             "endturn" => Button::EndTurn(n),
             "drawyes" => Button::AcceptDraw(n),
             "drawno" => Button::DeclineDraw(n),
+            "backyes" => Button::AcceptTakeback(n),
+            "backno" => Button::DeclineTakeback(n),
             _ => return None,
         })
     }
@@ -76,6 +84,8 @@ impl Button {
             Button::EndTurn(_) => "End turn",
             Button::AcceptDraw(_) => "Accept draw",
             Button::DeclineDraw(_) => "Decline draw",
+            Button::AcceptTakeback(_) => "Take back",
+            Button::DeclineTakeback(_) => "Decline takeback",
             Button::Page { forward: true, .. } => "Next page",
             Button::Page { forward: false, .. } => "Previous page",
         }
@@ -83,8 +93,12 @@ impl Button {
 
     pub fn style(self) -> ButtonStyle {
         match self {
-            Button::Accept(_) | Button::AcceptDraw(_) => ButtonStyle::Success,
-            Button::Decline(_) | Button::DeclineDraw(_) => ButtonStyle::Danger,
+            Button::Accept(_) | Button::AcceptDraw(_) | Button::AcceptTakeback(_) => {
+                ButtonStyle::Success
+            }
+            Button::Decline(_) | Button::DeclineDraw(_) | Button::DeclineTakeback(_) => {
+                ButtonStyle::Danger
+            }
             Button::EndTurn(_) | Button::Page { .. } => ButtonStyle::Secondary,
         }
     }
@@ -97,6 +111,11 @@ impl Button {
             Button::EndTurn(n) => Command::EndTurn { game: Some(n) },
             Button::AcceptDraw(n) => Command::AcceptDraw { game: Some(n) },
             Button::DeclineDraw(n) => Command::DeclineDraw { game: Some(n) },
+            Button::AcceptTakeback(n) => Command::AcceptTakeback { game: Some(n) },
+            Button::DeclineTakeback(n) => Command::Takeback {
+                game: Some(n),
+                decline: true,
+            },
             Button::Page { variant, page, .. } => Command::Leaderboard {
                 variant: crate::rules::Variant::all()
                     .get(variant)
@@ -119,6 +138,8 @@ mod tests {
             Button::EndTurn(3),
             Button::AcceptDraw(4),
             Button::DeclineDraw(5),
+            Button::AcceptTakeback(6),
+            Button::DeclineTakeback(7),
         ] {
             assert_eq!(Button::parse(&b.custom_id()), Some(b));
         }

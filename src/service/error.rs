@@ -72,6 +72,12 @@ pub enum ServiceError {
     NoVacationLeft {
         days: u32,
     },
+    /// A takeback is asked already in this game.
+    TakebackAsked(i64),
+    /// No takeback is asked of the player in this game.
+    NoTakeback(i64),
+    /// The player has no turn of their own to take back in this game.
+    NothingToTakeBack(i64),
     /// Leaderboards are per server: none in a direct message.
     NotInServer,
     /// Nobody here has a rating (in this variant).

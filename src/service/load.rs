@@ -80,6 +80,10 @@ impl Loaded {
             })
             .unwrap_or_default();
         let players = row.players();
+        let takeback = row
+            .takeback_by
+            .and_then(|id| row.player_ids().iter().position(|p| *p == id))
+            .map(|i| players[i].clone());
         let draw_offer = row
             .draw_offer
             .and_then(|id| row.player_ids().iter().position(|p| *p == id))
@@ -104,6 +108,7 @@ impl Loaded {
             bot: row.bot(),
             rated: row.rated,
             away: [row.away(Side::Attackers), row.away(Side::Defenders)],
+            takeback,
             ratings: row.rating_changes(),
         }
     }
@@ -263,8 +268,8 @@ impl Service {
     }
 }
 
-/// Replays a stored game: its moves, then any ending the moves do not show.
-fn replay(row: &GameRow, moves: &[String]) -> Result<Game, String> {
+/// Plays stored moves (canonical text, or `end` for a chain ended) from a game's start.
+pub(super) fn play_moves(row: &GameRow, moves: &[String]) -> Result<Game, String> {
     let start = parse_position(row.variant.0, &row.start)
         .map_err(|e| format!("the start position: {e}"))?;
     let mut game = Game::from_position(start);
@@ -279,6 +284,12 @@ fn replay(row: &GameRow, moves: &[String]) -> Result<Game, String> {
         game.play(m)
             .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
     }
+    Ok(game)
+}
+
+/// Replays a stored game: its moves, then any ending the moves do not show.
+fn replay(row: &GameRow, moves: &[String]) -> Result<Game, String> {
+    let mut game = play_moves(row, moves)?;
     if moves.len() as i64 != row.move_count {
         return Err(format!(
             "the game counts {} moves but {} are stored",

@@ -17,6 +17,7 @@ mod moves;
 mod notices;
 mod ratings;
 mod rows;
+mod takeback;
 pub mod text;
 mod vacation;
 mod views;
@@ -30,6 +31,7 @@ pub use error::{Ending, ServiceError};
 pub use notices::{Delivery, News, Notice, NoticeKind, KEPT_FOR, MAX_DELIVERY_ATTEMPTS};
 pub use ratings::{Leaderboard, Profile, Ranked, Standing, Tally, LEADERBOARD_PAGE, MAX_HISTORY};
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
+pub use takeback::Takeback;
 pub use vacation::{Vacation, DEFAULT_VACATION_DAYS};
 pub use views::{MAX_IMPORT_BYTES, MAX_IMPORT_MOVES};
 
@@ -100,6 +102,8 @@ pub struct GameView {
     pub rated: bool,
     /// Whether each player is on vacation (their clocks stopped), attackers first.
     pub away: [bool; 2],
+    /// The player who asked to take back their last turn, until the opponent answers.
+    pub takeback: Option<Person>,
     /// Once a rated game has ended: the players' ratings before and after, attackers first.
     pub ratings: Option<[RatingChange; 2]>,
 }

@@ -163,7 +163,7 @@ impl Service {
                 draw_offer = CASE WHEN draw_offer = ? THEN draw_offer ELSE NULL END, updated_at = ?,
                 turn_started = CASE WHEN ? THEN ? ELSE turn_started END,
                 deadline = ?, remind_at = CASE WHEN ? THEN ? ELSE remind_at END,
-                reminded = CASE WHEN ? THEN 0 ELSE reminded END
+                reminded = CASE WHEN ? THEN 0 ELSE reminded END, takeback_by = NULL
              WHERE id = ? AND move_count = ? AND status = 'active'",
         )
         .bind(write_position(loaded.game.position()))
@@ -191,6 +191,7 @@ impl Service {
         loaded.row.deadline = deadline;
         loaded.row.status = status;
         loaded.row.result = result;
+        loaded.row.takeback_by = None;
         if outcome.is_some() {
             self.rate(tx, &mut loaded.row, now).await?;
         }

@@ -45,6 +45,18 @@ pub enum News {
     },
     /// Where the game stands (a notice kept from before notices were data).
     Update,
+    /// A player asks to take back their last turn (`turn`: its moves, for the opponent to see).
+    TakebackAsked {
+        by: Person,
+        turn: String,
+    },
+    /// The opponent agreed: the turn is taken back.
+    TakebackAccepted {
+        by: Person,
+    },
+    TakebackDeclined {
+        by: Person,
+    },
 }
 
 /// The kind of a notice, as stored.
@@ -62,6 +74,9 @@ pub enum NoticeKind {
     Reminder,
     Timeout,
     Update,
+    TakebackAsked,
+    TakebackAccepted,
+    TakebackDeclined,
 }
 
 impl NoticeKind {
@@ -79,6 +94,9 @@ impl NoticeKind {
             NoticeKind::Reminder => "reminder",
             NoticeKind::Timeout => "timeout",
             NoticeKind::Update => "update",
+            NoticeKind::TakebackAsked => "takeback_asked",
+            NoticeKind::TakebackAccepted => "takeback_accepted",
+            NoticeKind::TakebackDeclined => "takeback_declined",
         }
     }
 }
@@ -98,6 +116,9 @@ impl News {
             News::Reminder { to } => (NoticeKind::Reminder, Some(to), None),
             News::Timeout { late } => (NoticeKind::Timeout, Some(late), None),
             News::Update => (NoticeKind::Update, None, None),
+            News::TakebackAsked { by, turn } => (NoticeKind::TakebackAsked, Some(by), Some(turn)),
+            News::TakebackAccepted { by } => (NoticeKind::TakebackAccepted, Some(by), None),
+            News::TakebackDeclined { by } => (NoticeKind::TakebackDeclined, Some(by), None),
         }
     }
 
@@ -165,6 +186,9 @@ impl Notice {
             (NoticeKind::DrawDeclined, Some(by), _) => News::DrawDeclined { by },
             (NoticeKind::Reminder, Some(to), _) => News::Reminder { to },
             (NoticeKind::Timeout, Some(late), _) => News::Timeout { late },
+            (NoticeKind::TakebackAsked, Some(by), Some(turn)) => News::TakebackAsked { by, turn },
+            (NoticeKind::TakebackAccepted, Some(by), _) => News::TakebackAccepted { by },
+            (NoticeKind::TakebackDeclined, Some(by), _) => News::TakebackDeclined { by },
             _ => News::Update,
         }
     }

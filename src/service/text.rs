@@ -206,6 +206,27 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
         ),
         News::Timeout { late } => format!("{} ran out of time. {status}", s.name(late)),
         News::Update => status,
+        News::TakebackAsked { by, turn } => {
+            let other = view.opponent_of(by);
+            format!(
+                "{} asks to take back their last turn ({}) in game #{}. {}, do you agree?",
+                s.name(by),
+                s.code(turn),
+                view.id,
+                s.mention(other)
+            )
+        }
+        News::TakebackAccepted { by } => {
+            format!(
+                "{} agreed: the last turn is taken back. {status}",
+                s.name(by)
+            )
+        }
+        News::TakebackDeclined { by } => format!(
+            "{} declined to take back the last turn in game #{}.",
+            s.name(by),
+            view.id
+        ),
     }
 }
 
@@ -667,6 +688,9 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             s.time_and_distance(*until)
         ),
         NotOnVacation => "you are not on vacation".into(),
+        TakebackAsked(g) => format!("you asked for a takeback in game #{g} already; your opponent has not answered"),
+        NoTakeback(g) => format!("nobody asked you for a takeback in game #{g}"),
+        NothingToTakeBack(g) => format!("you have no turn to take back in game #{g}"),
         NoVacationLeft { days } => format!(
             "your vacation days for this year are used up ({days} a year); they come again on 1 January"
         ),
@@ -716,7 +740,11 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
 pub fn post(n: &News, view: &GameView, s: &dyn Style) -> String {
     let text = news(n, view, s);
     match n {
-        News::Reminder { .. } | News::DrawOffered { .. } | News::DrawDeclined { .. } => text,
+        News::Reminder { .. }
+        | News::DrawOffered { .. }
+        | News::DrawDeclined { .. }
+        | News::TakebackAsked { .. }
+        | News::TakebackDeclined { .. } => text,
         _ => format!("{text}\n{}", call_to_move(view, s)),
     }
 }
@@ -726,7 +754,8 @@ pub fn pinged<'a>(n: &'a News, view: &'a GameView) -> Vec<&'a Person> {
     match n {
         News::Reminder { to } => vec![to],
         News::DrawOffered { by } => view.players.iter().filter(|p| p.key != by.key).collect(),
-        News::DrawDeclined { .. } => Vec::new(),
+        News::TakebackAsked { by, .. } => view.players.iter().filter(|p| p.key != by.key).collect(),
+        News::DrawDeclined { .. } | News::TakebackDeclined { .. } => Vec::new(),
         _ => match &view.waiting_for {
             Some(_) if bot_to_move(view) => Vec::new(),
             Some(next) => vec![next],

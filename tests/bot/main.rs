@@ -15,5 +15,6 @@ mod local;
 mod ratings;
 mod render;
 mod service;
+mod takeback;
 mod vacation;
 mod versus_bot;

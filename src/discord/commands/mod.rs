@@ -262,6 +262,9 @@ pub fn news_reply(news: &News, view: &GameView, png: Option<Vec<u8>>) -> Reply {
         News::DrawOffered { .. } => reply
             .button(Button::AcceptDraw(view.id))
             .button(Button::DeclineDraw(view.id)),
+        News::TakebackAsked { .. } => reply
+            .button(Button::AcceptTakeback(view.id))
+            .button(Button::DeclineTakeback(view.id)),
         _ if view.open_chain && view.waiting_for.is_some() => {
             reply.button(Button::EndTurn(view.id))
         }
@@ -294,6 +297,7 @@ async fn run(c: &Call<'_>, command: Command) {
             Command::Accept { .. }
                 | Command::Decline { .. }
                 | Command::DeclineDraw { .. }
+                | Command::Takeback { decline: true, .. }
                 | Command::Leaderboard { .. }
         );
     let work = dispatch(c, command);
@@ -344,6 +348,8 @@ async fn dispatch(c: &Call<'_>, command: Command) -> Result<(), ServiceError> {
         Command::Draw { game } => play::draw(c, game).await,
         Command::AcceptDraw { game } => play::accept_draw(c, game).await,
         Command::DeclineDraw { game } => play::decline_draw(c, game).await,
+        Command::Takeback { game, decline } => play::takeback(c, game, decline).await,
+        Command::AcceptTakeback { game } => play::accept_takeback(c, game).await,
         Command::Board { game, flip } => views::board(c, game, flip).await,
         Command::Games { player } => views::games(c, player).await,
         Command::Leaderboard { variant, page } => {

@@ -7,7 +7,7 @@ use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 use super::{AppContext, Call, STYLE};
 use crate::discord::post::Reply;
 use crate::service::text::{self, sentence};
-use crate::service::{News, ServiceError};
+use crate::service::{News, ServiceError, Takeback};
 
 pub async fn play(c: &Call<'_>, mv: &str, game: Option<i64>) -> Result<(), ServiceError> {
     let channel = c.channel();
@@ -76,6 +76,40 @@ pub async fn decline_draw(c: &Call<'_>, game: Option<i64>) -> Result<(), Service
     let by = c.who.clone();
     let said = text::news(&News::DrawDeclined { by }, &view, STYLE);
     c.settle(Reply::text(said)).await;
+    Ok(())
+}
+
+/// Asks to take back one's last turn (with buttons to answer), agrees to the opponent's, or
+/// declines it.
+pub async fn takeback(c: &Call<'_>, game: Option<i64>, decline: bool) -> Result<(), ServiceError> {
+    let channel = c.channel();
+    let _working = c.bot.inflight.enter();
+    if decline {
+        let view = c
+            .service
+            .decline_takeback(&c.who, game, Some(&channel))
+            .await?;
+        let by = c.who.clone();
+        let said = text::news(&News::TakebackDeclined { by }, &view, STYLE);
+        c.settle(Reply::text(said)).await;
+        return Ok(());
+    }
+    match c.service.takeback(&c.who, game, Some(&channel)).await? {
+        Takeback::Asked { view, news } => c.publish(&view, news, None).await,
+        Takeback::TakenBack(played) => c.publish(&played.view, played.news, Some(played.png)).await,
+    }
+    Ok(())
+}
+
+/// The Take back button: agrees to the request still open, never asks.
+pub async fn accept_takeback(c: &Call<'_>, game: Option<i64>) -> Result<(), ServiceError> {
+    let channel = c.channel();
+    let _working = c.bot.inflight.enter();
+    let played = c
+        .service
+        .accept_takeback(&c.who, game, Some(&channel))
+        .await?;
+    c.publish(&played.view, played.news, Some(played.png)).await;
     Ok(())
 }
 

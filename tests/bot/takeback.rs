@@ -1,0 +1,188 @@
+//! Takebacks: asked, agreed (by command or button), declined, refused after the end, at once
+//! against the bot; the moves table stays the truth.
+
+use std::sync::Arc;
+
+use taflbot::service::{News, Person, Service, ServiceError, SideChoice, Takeback, TestClock, DAY};
+use taflbot::store;
+
+const T0: i64 = 1_800_000_000;
+
+fn alice() -> Person {
+    Person::new("u1", "alice")
+}
+fn bob() -> Person {
+    Person::new("u2", "bob")
+}
+
+async fn service() -> (Service, Arc<TestClock>) {
+    let clock = Arc::new(TestClock::new(T0));
+    let pool = store::open(":memory:").await.unwrap();
+    (Service::new(pool, clock.clone()), clock)
+}
+
+/// A rated tyr-11 game, alice attacking, after `moves`.
+async fn game_after(svc: &Service, moves: &[&str]) -> i64 {
+    let c = svc
+        .challenge(
+            &alice(),
+            &bob(),
+            "tyr-11",
+            SideChoice::Attackers,
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+    let id = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;
+    for (i, m) in moves.iter().enumerate() {
+        let who = if i % 2 == 0 { alice() } else { bob() };
+        svc.play(&who, Some(id), None, m).await.unwrap();
+    }
+    id
+}
+
+async fn stored_moves(svc: &Service, game: i64) -> Vec<String> {
+    sqlx::query_scalar("SELECT text FROM moves WHERE game_id = ? ORDER BY ply")
+        .bind(game)
+        .fetch_all(svc.pool())
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_takeback_agreed_undoes_the_turn_and_the_reply_since() {
+    let (svc, clock) = service().await;
+    let game = game_after(&svc, &["d1-d3", "f8-g8", "h1-h3"]).await;
+    let before = svc.game(game).await.unwrap();
+    // bob asks to take back f8-g8; alice has replied since, so h1-h3 goes too.
+    let Takeback::Asked { view, news } = svc.takeback(&bob(), Some(game), None).await.unwrap()
+    else {
+        panic!("asked, not taken back")
+    };
+    assert_eq!(view.takeback, Some(bob()));
+    assert_eq!(
+        news,
+        News::TakebackAsked {
+            by: bob(),
+            turn: "f8-g8".into()
+        }
+    );
+    assert!(matches!(
+        svc.takeback(&bob(), Some(game), None).await,
+        Err(ServiceError::TakebackAsked(g)) if g == game
+    ));
+    assert!(matches!(
+        svc.accept_takeback(&bob(), Some(game), None).await,
+        Err(ServiceError::NoTakeback(_))
+    ));
+    clock.advance(DAY);
+    let played = svc
+        .accept_takeback(&alice(), Some(game), None)
+        .await
+        .unwrap();
+    assert_eq!(played.news, News::TakebackAccepted { by: alice() });
+    assert_eq!(stored_moves(&svc, game).await, vec!["d1-d3"]);
+    let view = played.view;
+    assert_eq!(view.turns, 1);
+    assert_eq!(view.waiting_for, Some(bob()));
+    assert_eq!(view.takeback, None);
+    assert_eq!(
+        view.deadline,
+        T0 + DAY + 3 * DAY,
+        "bob has his full time again"
+    );
+    assert_ne!(view.position, before.position);
+    assert!(!played.png.is_empty());
+    // The game goes on from there, and a restart replays the shorter game.
+    svc.play(&bob(), Some(game), None, "f8-g8").await.unwrap();
+    let fresh = Service::new(svc.pool().clone(), clock.clone());
+    assert_eq!(fresh.game(game).await.unwrap().turns, 2);
+}
+
+#[tokio::test]
+async fn a_takeback_declined_or_overtaken_by_a_move_leaves_the_game() {
+    let (svc, _) = service().await;
+    let game = game_after(&svc, &["d1-d3"]).await;
+    svc.takeback(&alice(), Some(game), None).await.unwrap();
+    let view = svc
+        .decline_takeback(&bob(), Some(game), None)
+        .await
+        .unwrap();
+    assert_eq!(view.takeback, None);
+    assert_eq!(stored_moves(&svc, game).await, vec!["d1-d3"]);
+    assert!(matches!(
+        svc.decline_takeback(&bob(), Some(game), None).await,
+        Err(ServiceError::NoTakeback(_))
+    ));
+    // Asked again, then bob moves instead of answering: the request lapses.
+    svc.takeback(&alice(), Some(game), None).await.unwrap();
+    svc.play(&bob(), Some(game), None, "f8-g8").await.unwrap();
+    assert_eq!(svc.game(game).await.unwrap().takeback, None);
+    // bob, asked by nobody, asks himself; alice agrees by answering with takeback.
+    svc.takeback(&bob(), Some(game), None).await.unwrap();
+    let Takeback::TakenBack(played) = svc.takeback(&alice(), Some(game), None).await.unwrap()
+    else {
+        panic!("alice's takeback agrees to bob's")
+    };
+    assert_eq!(played.view.turns, 1);
+    // Nothing of one's own to take back: refused.
+    let fresh = game_after(&svc, &[]).await;
+    assert!(matches!(
+        svc.takeback(&alice(), Some(fresh), None).await,
+        Err(ServiceError::NothingToTakeBack(_))
+    ));
+    // A stranger is not a player.
+    assert!(matches!(
+        svc.takeback(&Person::new("u3", "carol"), Some(game), None)
+            .await,
+        Err(ServiceError::NotAPlayer(_))
+    ));
+}
+
+#[tokio::test]
+async fn never_after_the_end() {
+    let (svc, _) = service().await;
+    let game = game_after(&svc, &["d1-d3"]).await;
+    svc.takeback(&alice(), Some(game), None).await.unwrap();
+    svc.resign(&bob(), Some(game), None).await.unwrap();
+    assert!(matches!(
+        svc.accept_takeback(&bob(), Some(game), None).await,
+        Err(ServiceError::GameOver(..))
+    ));
+    assert!(matches!(
+        svc.takeback(&alice(), Some(game), None).await,
+        Err(ServiceError::GameOver(..))
+    ));
+    assert_eq!(stored_moves(&svc, game).await, vec!["d1-d3"]);
+}
+
+#[tokio::test]
+async fn the_bot_agrees_at_once() {
+    let (svc, _) = service().await;
+    let bot = Person::new("bot", "taflbot");
+    let view = svc
+        .play_bot(
+            &alice(),
+            &bot,
+            "tyr-11",
+            SideChoice::Attackers,
+            None,
+            Some(1),
+            None,
+        )
+        .await
+        .unwrap();
+    svc.play(&alice(), Some(view.id), None, "d1-d3")
+        .await
+        .unwrap();
+    // Whether or not the bot has answered yet, alice's turn is taken back at once.
+    let Takeback::TakenBack(played) = svc.takeback(&alice(), Some(view.id), None).await.unwrap()
+    else {
+        panic!("the bot agrees at once")
+    };
+    assert_eq!(played.news, News::TakebackAccepted { by: bot });
+    assert_eq!(played.view.turns, 0);
+    assert_eq!(played.view.waiting_for, Some(alice()));
+    assert!(stored_moves(&svc, view.id).await.is_empty());
+}

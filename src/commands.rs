@@ -245,6 +245,13 @@ pub const COMMANDS: &[Spec] = &[
         guild_only: false,
     },
     Spec {
+        name: "notify",
+        description: "Be told of your turns and reminders by direct message, or not.",
+        more: "Closed direct messages are said once in the game's thread, and the messages stop.",
+        options: &[needed("dm", "on or off", Kind::Switch)],
+        guild_only: false,
+    },
+    Spec {
         name: "rules",
         description: "A variant's rules and start position.",
         more: "",
@@ -367,6 +374,9 @@ pub enum Command {
     Vacation {
         /// On or off; nothing to ask where it stands.
         set: Option<bool>,
+    },
+    Notify {
+        dm: bool,
     },
     Rules {
         variant: String,
@@ -602,6 +612,9 @@ impl Command {
             },
             "vacation" => Command::Vacation {
                 set: a.switch("set")?,
+            },
+            "notify" => Command::Notify {
+                dm: a.switch("dm")?.ok_or_else(|| a.missing("dm"))?,
             },
             "rules" => Command::Rules {
                 variant: a.needed_text("variant")?,

@@ -298,6 +298,10 @@ pub async fn execute(
         Command::AcceptTakeback { game } => {
             played_reply(images, svc.accept_takeback(me, game, None).await?)
         }
+        Command::Notify { dm } => {
+            svc.set_direct_messages(me, dm).await?;
+            text::notify(dm, s)
+        }
         Command::Vacation { set } => {
             let v = match set {
                 Some(on) => svc.vacation(me, on).await?,

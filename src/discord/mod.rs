@@ -148,7 +148,10 @@ impl Bot {
             .post_to_game(http, &self.service, &view, &reply, &nonce)
             .await
         {
-            Ok(_) => Delivery::Delivered,
+            Ok(_) => {
+                self.direct_messages(http, &view, &news).await;
+                Delivery::Delivered
+            }
             Err(e) if post::refusal(&e).is_some_and(|(status, _)| matches!(status, 403 | 404)) => {
                 tracing::warn!(notice = notice.id, error = %e, "Discord refuses the notice for good; given up");
                 Delivery::GiveUp
@@ -156,6 +159,60 @@ impl Bot {
             Err(e) => {
                 tracing::warn!(notice = notice.id, error = %e, "notice not delivered yet");
                 Delivery::Retry
+            }
+        }
+    }
+}
+
+impl Bot {
+    /// Tells the players who asked for direct messages of the turn or reminder this news brings
+    /// them. A player whose direct messages are closed is told so in the game's thread, once:
+    /// their direct messages are switched off.
+    pub async fn direct_messages(&self, http: &Http, view: &crate::service::GameView, news: &News) {
+        let style = &style::DiscordStyle;
+        for to in &view.players {
+            let Some(said) = text::direct_message(news, view, to, style) else {
+                continue;
+            };
+            let Some(user) = post::parse_id(&to.key).map(serenity::UserId::new) else {
+                continue;
+            };
+            match self.service.wants_direct_messages(to).await {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not read a player's settings");
+                    continue;
+                }
+            }
+            let sent = match user.create_dm_channel(http).await {
+                Ok(channel) => channel
+                    .id
+                    .send_message(http, serenity::CreateMessage::new().content(said))
+                    .await
+                    .map(|_| ()),
+                Err(e) => Err(e),
+            };
+            let Err(e) = sent else {
+                continue;
+            };
+            // 50007: the user takes no direct messages from the bot.
+            if post::refusal(&e).is_some_and(|(status, code)| status == 403 || code == 50007) {
+                if let Err(e) = self.service.set_direct_messages(to, false).await {
+                    tracing::warn!(error = %e, "could not switch direct messages off");
+                }
+                let note = Reply::text(text::direct_messages_closed(to, style))
+                    .mention(post::parse_id(&to.key).map(serenity::UserId::new));
+                let nonce = format!("dm{}-{}", view.id, view.turns);
+                if let Err(e) = self
+                    .poster
+                    .post_to_game(http, &self.service, view, &note, &nonce)
+                    .await
+                {
+                    tracing::warn!(game = view.id, error = %e, "could not say that DMs are closed");
+                }
+            } else {
+                tracing::warn!(game = view.id, error = %e, "a direct message failed");
             }
         }
     }

@@ -511,6 +511,62 @@ pub fn profile(p: &crate::service::Profile, s: &dyn Style) -> String {
     )
 }
 
+/// The direct message that tells a player of their turn or a reminder, or nothing for news that
+/// does not call on `to`.
+pub fn direct_message(n: &News, view: &GameView, to: &Person, s: &dyn Style) -> Option<String> {
+    let calls = match n {
+        News::Reminder { to: reminded } => reminded.key == to.key,
+        News::Started
+        | News::Moved { .. }
+        | News::TurnEnded { .. }
+        | News::TakebackAccepted { .. } => {
+            view.waiting_for.as_ref().is_some_and(|w| w.key == to.key)
+        }
+        _ => false,
+    };
+    if !calls {
+        return None;
+    }
+    let place = view
+        .place()
+        .and_then(|p| s.place(p))
+        .map(|p| format!(" in {p}"))
+        .unwrap_or_default();
+    let opponent = view.opponent_of(to);
+    let what = match n {
+        News::Reminder { .. } => "is still waiting for your move",
+        _ => "is waiting for your move",
+    };
+    Some(format!(
+        "Game #{} ({}) against {}{place} {what}: {}.",
+        view.id,
+        view.variant.name,
+        s.name(opponent),
+        deadline(view.deadline, s)
+    ))
+}
+
+/// Said in the game's thread, once, when a player's direct messages are closed.
+pub fn direct_messages_closed(to: &Person, s: &dyn Style) -> String {
+    format!(
+        "{}, taflbot cannot send you direct messages (they are closed), so your turns are told          here again. {} tries once more.",
+        s.mention(to),
+        s.code("/notify dm:on")
+    )
+}
+
+/// The answer to `/notify`.
+pub fn notify(on: bool, s: &dyn Style) -> String {
+    if on {
+        format!(
+            "Your turns and reminders come by direct message too. If your direct messages are              closed, taflbot says so in the game's thread once and stops trying. {} stops them.",
+            s.code("/notify dm:off")
+        )
+    } else {
+        "No more direct messages: your turns are told in the games' threads.".to_string()
+    }
+}
+
 /// Where a vacation stands, after `/vacation` (on, off, or asked).
 pub fn vacation(v: &crate::service::Vacation, days_a_year: u32, s: &dyn Style) -> String {
     let left = days_and_hours(v.left);

@@ -1,7 +1,8 @@
-//! Vacation: a player stops their clocks in every game for up to [`DEFAULT_VACATION_DAYS`] a
+//! A player's settings for being away and being told. Vacation: a player stops their clocks in every game for up to [`DEFAULT_VACATION_DAYS`] a
 //! calendar year (the service's setting). While they are away their deadlines do not fall due;
 //! when they come back (or their days run out, which the sweeper notices), each game waiting for
-//! their move gets its deadline moved on by the time it waited during the vacation.
+//! their move gets its deadline moved on by the time it waited during the vacation. Direct
+//! messages: a player may ask to be told of their turns and reminders by DM.
 
 use chrono::Datelike;
 use sqlx::SqliteConnection;
@@ -203,5 +204,29 @@ impl Service {
                 .await?;
         }
         Ok(())
+    }
+}
+
+impl Service {
+    /// Whether `who` wants their turns and reminders by direct message.
+    pub async fn set_direct_messages(&self, who: &Person, on: bool) -> Result<(), ServiceError> {
+        let mut tx = self.write().await?;
+        let id = self.player_id(&mut tx, who).await?;
+        sqlx::query("UPDATE players SET dm = ? WHERE id = ?")
+            .bind(on)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Whether `who` has asked for direct messages.
+    pub async fn wants_direct_messages(&self, who: &Person) -> Result<bool, ServiceError> {
+        let on: Option<bool> = sqlx::query_scalar("SELECT dm FROM players WHERE key = ?")
+            .bind(&who.key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(on.unwrap_or(false))
     }
 }

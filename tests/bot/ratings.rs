@@ -335,6 +335,7 @@ async fn a_profile_counts_results_by_side_and_draws_the_ratings() {
     // One friendly Tablut game, drawn, and one going on.
     let terms = Terms {
         rated: false,
+        side: SideChoice::Attackers,
         ..Terms::new("tablut")
     };
     let c = svc.offer(&alice(), &bob(), &terms, None).await.unwrap();

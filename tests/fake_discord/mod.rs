@@ -154,6 +154,10 @@ struct State {
     threads: HashMap<u64, Thread>,
     /// Channels that do not exist (posting there is refused with Unknown Channel).
     gone: Vec<u64>,
+    /// Direct-message channels opened, and the user each reaches.
+    dm_channels: HashMap<u64, u64>,
+    /// Users who do not take direct messages from the bot (Discord answers 50007).
+    closed_dms: Vec<u64>,
     /// Channels where creating a thread is forbidden.
     no_threads: Vec<u64>,
     failures: Vec<Failure>,
@@ -264,6 +268,22 @@ impl Fake {
         let mut state = self.inner.state.lock().unwrap();
         state.threads.remove(&channel);
         state.gone.push(channel);
+    }
+
+    /// `user` takes no direct messages: sending one is refused as Discord refuses it.
+    pub fn close_dms(&self, user: u64) {
+        self.inner.state.lock().unwrap().closed_dms.push(user);
+    }
+
+    /// The direct messages sent to `user`.
+    pub fn dms_to(&self, user: u64) -> Vec<Posted> {
+        let state = self.inner.state.lock().unwrap();
+        state
+            .posts
+            .iter()
+            .filter(|p| state.dm_channels.get(&p.channel) == Some(&user))
+            .cloned()
+            .collect()
     }
 
     pub fn forbid_threads(&self, channel: u64) {
@@ -886,11 +906,42 @@ fn route(inner: &Inner, method: &str, path: &str, call: &Call) -> (u16, Vec<u8>)
             let id = inner.ids.fetch_add(1, Ordering::SeqCst);
             ok(message_json(id, 0, &call.content(), None))
         }
+        ("POST", ["", "users", "@me", "channels"]) => {
+            let user: u64 = call.json["recipient_id"]
+                .as_str()
+                .and_then(|u| u.parse().ok())
+                .or_else(|| call.json["recipient_id"].as_u64())
+                .unwrap_or(0);
+            let mut state = inner.state.lock().unwrap();
+            let id = match state.dm_channels.iter().find(|(_, u)| **u == user) {
+                Some((id, _)) => *id,
+                None => {
+                    let id = inner.ids.fetch_add(1, Ordering::SeqCst);
+                    state.dm_channels.insert(id, user);
+                    id
+                }
+            };
+            ok(json!({
+                "id": id.to_string(), "type": 1, "last_message_id": null,
+                "recipients": [{"id": user.to_string(), "username": format!("user{user}"),
+                                "discriminator": "0", "global_name": null, "avatar": null}]
+            }))
+        }
         ("POST", ["", "channels", channel, "messages"]) => {
             let channel: u64 = channel.parse().unwrap_or(0);
             let mut state = inner.state.lock().unwrap();
             if state.gone.contains(&channel) {
                 return (404, error_body(404, 10003, "Unknown Channel"));
+            }
+            if state
+                .dm_channels
+                .get(&channel)
+                .is_some_and(|user| state.closed_dms.contains(user))
+            {
+                return (
+                    403,
+                    error_body(403, 50007, "Cannot send messages to this user"),
+                );
             }
             if state.threads.get(&channel).is_some_and(|t| t.archived) {
                 return (400, error_body(400, 50083, "Thread is archived"));

@@ -234,7 +234,10 @@ impl<'a> Call<'a> {
         let reply = news_reply(&news, view, png);
         if view.place() == Some(self.channel().as_str()) {
             match self.responder.send(&reply).await {
-                Ok(()) => return,
+                Ok(()) => {
+                    self.bot.direct_messages(self.http, view, &news).await;
+                    return;
+                }
                 Err(e) => {
                     tracing::warn!(game = view.id, error = %e, "the answer failed; posting instead")
                 }
@@ -247,6 +250,7 @@ impl<'a> Call<'a> {
         self.bot
             .post_or_keep(self.http, view, &news, &reply, &nonce)
             .await;
+        self.bot.direct_messages(self.http, view, &news).await;
     }
 }
 
@@ -358,6 +362,7 @@ async fn dispatch(c: &Call<'_>, command: Command) -> Result<(), ServiceError> {
         Command::Profile { player } => views::profile(c, player).await,
         Command::Rules { variant } => views::rules(c, &variant).await,
         Command::Vacation { set } => views::vacation(c, set).await,
+        Command::Notify { dm } => views::notify(c, dm).await,
         Command::Record { game } => views::record(c, game).await,
         Command::Hint { game } => views::hint(c, game).await,
         Command::Import { moves, variant } => views::import(c, &moves, &variant).await,

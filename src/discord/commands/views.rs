@@ -164,3 +164,10 @@ pub async fn vacation(c: &Call<'_>, set: Option<bool>) -> Result<(), ServiceErro
     c.answer(Reply::private(said)).await;
     Ok(())
 }
+
+/// Direct messages on or off, privately.
+pub async fn notify(c: &Call<'_>, dm: bool) -> Result<(), ServiceError> {
+    c.service.set_direct_messages(&c.who, dm).await?;
+    c.answer(Reply::private(text::notify(dm, STYLE))).await;
+    Ok(())
+}

@@ -122,7 +122,7 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "challenge",
         description: "Challenge someone, or taflbot itself, to a game.",
-        more: "They answer with the buttons, or accept and decline; cancel withdraws it. Days per move: 1, 2, 3, 5, 7, 10 or 14 (default 3); a challenge lapses after a week. Rated unless rated:false. taflbot plays at once, at level 1 to 5 (default 3), unrated.",
+        more: "They answer with the buttons, or accept and decline; cancel withdraws it. Days per move: 1, 2, 3, 5, 7, 10 or 14 (default 3); a challenge lapses after a week. Rated unless rated:false; a game continued with from: is not rated. taflbot plays at once, at level 1 to 5 (default 3), unrated.",
         options: &[
             needed("opponent", "Who you challenge (taflbot itself to play the bot)", Kind::User),
             needed("variant", "The variant (type to search)", Kind::Variant),
@@ -130,6 +130,7 @@ pub const COMMANDS: &[Spec] = &[
             opt("days", "Days per move: 1, 2, 3, 5, 7, 10 or 14 (default 3)", Kind::Days),
             opt("level", "Against taflbot: its level, 1 (weakest) to 5 (default 3)", Kind::Level),
             opt("rated", "Whether the result changes ratings (default: true)", Kind::Flag),
+            opt("from", "Continue a game: its record, or its moves as aagenielsen.dk writes them", Kind::Text),
         ],
         guild_only: true,
     },
@@ -316,6 +317,8 @@ pub enum Command {
         /// Against the bot: its level.
         level: Option<u8>,
         rated: bool,
+        /// A record or move list to continue from.
+        from: Option<String>,
     },
     Accept {
         challenge: Option<i64>,
@@ -563,6 +566,7 @@ impl Command {
                 days: a.days("days")?,
                 level: a.level("level")?,
                 rated: a.flag_or("rated", true)?,
+                from: a.text("from")?.filter(|t| !t.trim().is_empty()),
             },
             "accept" => Command::Accept {
                 challenge: a.number("challenge", Kind::Challenge)?,
@@ -702,4 +706,13 @@ pub fn help_for(name: &str, code: impl Fn(&str) -> String) -> Option<String> {
 /// The refusal of a level in a challenge to a person: levels are the bot's.
 pub fn level_for_people(_level: u8) -> ServiceError {
     ServiceError::LevelForPeople
+}
+
+/// The refusal of a game to continue in a challenge of the bot: its games begin at the start.
+pub fn from_for_bot() -> ServiceError {
+    ServiceError::BadOption {
+        option: "from".to_string(),
+        given: "a game to continue".to_string(),
+        expected: "a challenge to a person: taflbot's own games begin at the start".to_string(),
+    }
 }

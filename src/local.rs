@@ -211,8 +211,12 @@ pub async fn execute(
             side,
             days,
             level,
+            from,
             ..
         } if opponent.key == taflbot().key => {
+            if from.is_some() {
+                return Err(commands::from_for_bot());
+            }
             let view = svc
                 .play_bot(me, &taflbot(), &variant, side, days, level, None)
                 .await?;
@@ -234,12 +238,14 @@ pub async fn execute(
             days,
             level: None,
             rated,
+            from,
         } => {
             let terms = Terms {
                 variant: &variant,
                 side,
                 days,
                 rated,
+                from: from.as_deref(),
             };
             let c = svc.offer(me, &opponent, &terms, None).await?;
             text::challenge_made(&c, s)

@@ -6,7 +6,7 @@ use sqlx::SqliteConnection;
 use super::load::Loaded;
 use super::rows::{ChallengeRow, ChallengeStatus, SideChoice, CHALLENGE_SELECT};
 use super::{Challenge, GameView, Person, Service, ServiceError, DAY};
-use crate::rules::Variant;
+use crate::rules::{write_position, Side, Variant};
 
 /// The days per move a game may have; the default is 3.
 pub const DAYS_PER_MOVE: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
@@ -63,6 +63,8 @@ pub struct Terms<'a> {
     pub days: Option<u32>,
     /// Whether the result changes the players' ratings (the default), or a friendly game.
     pub rated: bool,
+    /// A game record or move list the game continues from.
+    pub from: Option<&'a str>,
 }
 
 impl<'a> Terms<'a> {
@@ -73,6 +75,7 @@ impl<'a> Terms<'a> {
             side: SideChoice::Random,
             days: None,
             rated: true,
+            from: None,
         }
     }
 }
@@ -97,6 +100,11 @@ impl From<&ChallengeRow> for Challenge {
             challenger: Person::new(&r.challenger_key, &r.challenger_name),
             challenged: Person::new(&r.challenged_key, &r.challenged_name),
             rated: r.rated,
+            continued: r
+                .from_moves
+                .as_deref()
+                .and_then(|t| super::continued::read(r.variant.0, t).ok())
+                .map(|c| c.steps.len()),
         }
     }
 }
@@ -132,6 +140,12 @@ impl Service {
             side, days, rated, ..
         } = *terms;
         let (variant, days, challenger_attacks) = self::terms(from, to, terms.variant, side, days)?;
+        // A game continued from elsewhere is read now, so that a list that does not replay is
+        // refused to the challenger, not to the one who accepts.
+        let continued = match terms.from {
+            Some(text) => Some(super::continued::read(variant, text)?.steps.len()),
+            None => None,
+        };
         let now = self.now();
         let mut tx = self.write().await?;
         let a = self.player_id(&mut tx, from).await?;
@@ -140,8 +154,8 @@ impl Service {
         let expires_at = now + CHALLENGE_LIFETIME;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO challenges (challenger, challenged, variant, side, challenger_attacks, days,
-                                     guild, channel, created_at, expires_at, rated)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                                     guild, channel, created_at, expires_at, rated, from_moves)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(a)
         .bind(b)
@@ -154,11 +168,13 @@ impl Service {
         .bind(now)
         .bind(expires_at)
         .bind(rated)
+        .bind(terms.from)
         .fetch_one(&mut *tx)
         .await?;
         tx.commit().await?;
         Ok(Challenge {
             rated,
+            continued,
             id,
             challenger: from.clone(),
             challenged: to.clone(),
@@ -310,32 +326,63 @@ impl Service {
         } else {
             (c.challenged, c.challenger)
         };
-        let start = c.variant.setup;
+        // A continued game begins where its record ended; its moves are stored as its first.
+        let continued = match &c.from_moves {
+            Some(text) => Some(super::continued::read(c.variant.0, text)?),
+            None => None,
+        };
+        let (start, position) = match &continued {
+            Some(k) => (
+                write_position(k.game.start()),
+                write_position(k.game.position()),
+            ),
+            None => (c.variant.setup.to_string(), c.variant.setup.to_string()),
+        };
+        let imported = continued.as_ref().map_or(0, |k| k.steps.len() as i64);
         let days = c.days as u32;
         let deadline = now + c.days * DAY;
         let game_id: i64 = sqlx::query_scalar(
             "INSERT INTO games (variant, start, attacker, defender, days, guild, channel, thread,
                                 position, turn_started, deadline, remind_at, created_at, updated_at,
-                                rated)
-             SELECT ?, ?, ?, ?, ?, guild, channel, ?, ?, ?, ?, ?, ?, ?, rated FROM challenges
-             WHERE id = ?
+                                rated, move_count, imported)
+             SELECT ?, ?, ?, ?, ?, guild, channel, ?, ?, ?, ?, ?, ?, ?, rated AND ? = 0, ?, ?
+             FROM challenges WHERE id = ?
              RETURNING id",
         )
         .bind(c.variant)
-        .bind(start)
+        .bind(&start)
         .bind(attacker)
         .bind(defender)
         .bind(c.days)
         .bind(thread)
-        .bind(start)
+        .bind(&position)
         .bind(now)
         .bind(deadline)
         .bind(super::deadlines::remind_at(deadline, days))
         .bind(now)
         .bind(now)
+        .bind(imported)
+        .bind(imported)
+        .bind(imported)
         .bind(c.id)
         .fetch_one(&mut *tx)
         .await?;
+        for (ply, (side, text)) in continued.iter().flat_map(|k| &k.steps).enumerate() {
+            let player = match side {
+                Side::Attackers => attacker,
+                Side::Defenders => defender,
+            };
+            sqlx::query(
+                "INSERT INTO moves (game_id, ply, text, player, played_at) VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(game_id)
+            .bind(ply as i64)
+            .bind(text)
+            .bind(player)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
         let done = sqlx::query(
             "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ? AND status = 'open'",
         )

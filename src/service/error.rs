@@ -72,6 +72,13 @@ pub enum ServiceError {
     NoVacationLeft {
         days: u32,
     },
+    /// A record to continue is of another variant than the challenge's.
+    ContinuedVariant {
+        record: &'static crate::rules::Variant,
+        asked: &'static crate::rules::Variant,
+    },
+    /// A record to continue has ended already.
+    ContinuedOver,
     /// A takeback is asked already in this game.
     TakebackAsked(i64),
     /// No takeback is asked of the player in this game.

@@ -8,6 +8,7 @@
 mod bot;
 mod challenges;
 mod clock;
+mod continued;
 mod deadlines;
 mod endings;
 mod error;
@@ -70,6 +71,8 @@ pub struct Challenge {
     pub expires_at: i64,
     /// Whether the game's result will change the players' ratings.
     pub rated: bool,
+    /// A game continued from elsewhere: the moves it begins after.
+    pub continued: Option<usize>,
 }
 
 /// A game as a player sees it.

@@ -269,6 +269,10 @@ pub fn challenge_made(c: &Challenge, s: &dyn Style) -> String {
         super::SideChoice::Random => "sides drawn by lot".to_string(),
         side => format!("{} plays the {}", s.name(&c.challenger), side.as_str()),
     };
+    let sides = match c.continued {
+        Some(n) => format!("continuing a game after its first {n} moves, {sides}"),
+        None => sides,
+    };
     format!(
         "{}, {} challenges you to {} {} ({}): {sides}, {} per move. Challenge #{} is open until {}.",
         s.mention(&c.challenged),
@@ -744,6 +748,11 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             s.time_and_distance(*until)
         ),
         NotOnVacation => "you are not on vacation".into(),
+        ContinuedVariant { record, asked } => format!(
+            "the record is a game of {}, not {}: challenge with variant:{}",
+            record.name, asked.name, record.id
+        ),
+        ContinuedOver => "that game is over already: only a game still going on can be continued".into(),
         TakebackAsked(g) => format!("you asked for a takeback in game #{g} already; your opponent has not answered"),
         NoTakeback(g) => format!("nobody asked you for a takeback in game #{g}"),
         NothingToTakeBack(g) => format!("you have no turn to take back in game #{g}"),

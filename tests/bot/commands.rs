@@ -60,7 +60,7 @@ fn both_help_texts_list_every_command_within_discords_limit() {
     }
     let challenge = taflbot::discord::commands::help_for("/Challenge").unwrap();
     assert!(
-        challenge.contains("Rated unless rated:false."),
+        challenge.contains("Rated unless rated:false;"),
         "{challenge}"
     );
     assert!(challenge.contains("\n`rated` (optional): Whether the result changes ratings"));
@@ -97,7 +97,8 @@ fn options_are_read_by_kind() {
                 side: SideChoice::Defenders,
                 days: None,
                 level: None,
-                rated: true
+                rated: true,
+                from: None
             }
         );
     }
@@ -148,7 +149,8 @@ fn the_local_mode_reads_words_and_named_options() {
                 side: SideChoice::Attackers,
                 days: Some(5),
                 level: None,
-                rated: true
+                rated: true,
+                from: None
             }
         )
     );
@@ -160,7 +162,8 @@ fn the_local_mode_reads_words_and_named_options() {
             side: SideChoice::Random,
             days: None,
             level: Some(2),
-            rated: true
+            rated: true,
+            from: None
         }
     );
     let bad = read("alice challenge @taflbot brandubh level:9").unwrap_err();
@@ -258,6 +261,7 @@ fn one_day_is_one_day() {
         days: 1,
         expires_at: 1_800_000_000,
         rated: false,
+        continued: None,
     };
     let said = taflbot::service::text::challenge_made(&c, &taflbot::service::text::Plain);
     assert!(said.contains(", 1 day per move."), "{said}");

@@ -9,6 +9,7 @@ mod fake_discord;
 
 mod cli;
 mod commands;
+mod continued;
 mod crash;
 mod discord;
 mod local;

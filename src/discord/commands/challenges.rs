@@ -17,6 +17,9 @@ pub async fn challenge(
     level: Option<u8>,
 ) -> Result<(), ServiceError> {
     if opponent.key == c.bot.user.key {
+        if terms.from.is_some() {
+            return Err(crate::commands::from_for_bot());
+        }
         return play_bot(c, terms, level).await;
     }
     if is_bot(c, &opponent) {

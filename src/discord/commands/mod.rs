@@ -333,12 +333,14 @@ async fn dispatch(c: &Call<'_>, command: Command) -> Result<(), ServiceError> {
             days,
             level,
             rated,
+            from,
         } => {
             let terms = Terms {
                 variant: &variant,
                 side,
                 days,
                 rated,
+                from: from.as_deref(),
             };
             challenges::challenge(c, opponent, terms, level).await
         }

@@ -1,0 +1,148 @@
+//! Games continued from elsewhere: `/challenge ... from:` with a move list from aagenielsen.dk
+//! (a real Copenhagen game from the corpus) or a game record.
+
+use std::sync::Arc;
+
+use taflbot::service::{Person, Service, ServiceError, SideChoice, Terms, TestClock};
+use taflbot::store;
+
+use crate::common::long_copenhagen_game;
+
+fn alice() -> Person {
+    Person::new("u1", "alice")
+}
+fn bob() -> Person {
+    Person::new("u2", "bob")
+}
+
+async fn service() -> Service {
+    let pool = store::open(":memory:").await.unwrap();
+    Service::new(pool, Arc::new(TestClock::new(1_800_000_000)))
+}
+
+/// The first `plies` moves of the corpus's first game that long, as aagenielsen.dk writes them.
+fn corpus_opening(plies: usize) -> String {
+    let set = include_str!("../data/copenhagen.csv");
+    let moves = set
+        .lines()
+        .map(|row| row.split(',').next().unwrap())
+        .find(|moves| moves.split_whitespace().count() > plies)
+        .unwrap();
+    moves
+        .split_whitespace()
+        .take(plies)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+async fn continued(svc: &Service, variant: &str, from: &str) -> Result<i64, ServiceError> {
+    let terms = Terms {
+        side: SideChoice::Attackers,
+        from: Some(from),
+        ..Terms::new(variant)
+    };
+    let c = svc.offer(&alice(), &bob(), &terms, None).await?;
+    Ok(svc.accept(&bob(), Some(c.id), None).await?.id)
+}
+
+#[tokio::test]
+async fn a_corpus_game_goes_on_from_its_twentieth_move() {
+    let svc = service().await;
+    let opening = corpus_opening(20);
+    let terms = Terms {
+        side: SideChoice::Attackers,
+        from: Some(&opening),
+        ..Terms::new("copenhagen")
+    };
+    let c = svc.offer(&alice(), &bob(), &terms, None).await.unwrap();
+    assert_eq!(c.continued, Some(20));
+    let said = taflbot::service::text::challenge_made(&c, &taflbot::service::text::Plain);
+    assert!(
+        said.contains("continuing a game after its first 20 moves"),
+        "{said}"
+    );
+    let view = svc.accept(&bob(), Some(c.id), None).await.unwrap();
+    // Twenty moves, one a turn: the attackers are to move again, and the game is not rated.
+    assert_eq!(view.turns, 20);
+    assert_eq!(view.waiting_for, Some(alice()));
+    assert!(!view.rated);
+    let replayed = taflbot::notation::import_moves(
+        taflbot::rules::Variant::by_id("copenhagen").unwrap(),
+        &opening,
+    )
+    .unwrap();
+    assert_eq!(
+        view.position,
+        taflbot::rules::write_position(replayed.position())
+    );
+    // The record shows the imported moves, and the game goes on after them.
+    let exported = svc.export(&alice(), Some(view.id), None, 0).await.unwrap();
+    let first = opening.split_whitespace().next().unwrap();
+    assert!(
+        exported.record.contains(&format!("1. {first}")),
+        "{}",
+        exported.record
+    );
+    let legal = svc
+        .legal_moves(&alice(), Some(view.id), None)
+        .await
+        .unwrap()
+        .1;
+    svc.play(&alice(), Some(view.id), None, &legal[0])
+        .await
+        .unwrap();
+    // A takeback reaches back to the first move made here, never into the record.
+    assert!(matches!(
+        svc.takeback(&bob(), Some(view.id), None).await,
+        Err(ServiceError::NothingToTakeBack(_))
+    ));
+    svc.takeback(&alice(), Some(view.id), None).await.unwrap();
+    let back = svc
+        .accept_takeback(&bob(), Some(view.id), None)
+        .await
+        .unwrap();
+    assert_eq!(back.view.turns, 20);
+}
+
+#[tokio::test]
+async fn a_record_is_continued_and_bad_ones_are_refused_to_the_challenger() {
+    let svc = service().await;
+    let moves = long_copenhagen_game(9);
+    let mut game = taflbot::rules::Game::new(taflbot::rules::Variant::by_id("copenhagen").unwrap());
+    for m in &moves {
+        let (mv, _) = taflbot::notation::read_move(game.position(), m).unwrap();
+        game.play(mv).unwrap();
+    }
+    let record = taflbot::notation::write_record(&game, &[("Site", "elsewhere")]);
+    let id = continued(&svc, "copenhagen", &record).await.unwrap();
+    let view = svc.game(id).await.unwrap();
+    assert_eq!(view.turns, 9);
+    assert_eq!(
+        view.waiting_for,
+        Some(bob()),
+        "after nine moves the defenders move"
+    );
+
+    // Another variant's record.
+    assert!(matches!(
+        continued(&svc, "fetlar", &record).await,
+        Err(ServiceError::ContinuedVariant { .. })
+    ));
+    // A list that does not replay, refused when the challenge is made.
+    assert!(matches!(
+        continued(&svc, "copenhagen", "d1-d3 d1-d2").await,
+        Err(ServiceError::BadImport(_))
+    ));
+    // A game that is over.
+    let over = format!("{} timeout", corpus_opening(6));
+    assert!(matches!(
+        continued(&svc, "copenhagen", &over).await,
+        Err(ServiceError::ContinuedOver)
+    ));
+    // Too long.
+    let long = "d1-d3 ".repeat(5000);
+    assert!(matches!(
+        continued(&svc, "copenhagen", &long).await,
+        Err(ServiceError::ImportTooLong { .. })
+    ));
+}

@@ -124,7 +124,7 @@ impl Service {
     }
 
     /// The game `who` means, going on, in a write transaction, with `who`'s player id.
-    async fn open_active(
+    pub(super) async fn open_active(
         &self,
         who: &Person,
         id: Option<i64>,

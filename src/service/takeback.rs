@@ -130,9 +130,7 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
     ) -> Result<(sqlx::Transaction<'static, sqlx::Sqlite>, Loaded, i64), ServiceError> {
-        let (tx, loaded, seat) = self.open_game(who, id, channel, false).await?;
-        loaded.ensure_active()?;
-        let me = loaded.row.player_ids()[seat as usize];
+        let (tx, loaded, me) = self.open_active(who, id, channel).await?;
         match loaded.row.takeback_by {
             Some(by) if by != me => Ok((tx, loaded, by)),
             _ => Err(ServiceError::NoTakeback(loaded.row.id)),

@@ -185,13 +185,14 @@ impl Service {
                 .fetch_all(&mut *conn)
                 .await?;
         let game = play_moves(&loaded.row, &left).map_err(ServiceError::Corrupt)?;
+        let position = write_position(game.position());
         let deadline = now + loaded.row.days * DAY;
         let done = sqlx::query(
             "UPDATE games SET position = ?, move_count = ?, turn_started = ?, deadline = ?,
                 remind_at = ?, reminded = 0, draw_offer = NULL, takeback_by = NULL, updated_at = ?
              WHERE id = ? AND move_count = ? AND status = 'active'",
         )
-        .bind(write_position(game.position()))
+        .bind(&position)
         .bind(left.len() as i64)
         .bind(now)
         .bind(deadline)
@@ -205,7 +206,7 @@ impl Service {
             return Err(ServiceError::PositionChanged(id));
         }
         loaded.game = game;
-        loaded.row.position = write_position(loaded.game.position());
+        loaded.row.position = position;
         loaded.row.move_count = left.len() as i64;
         loaded.row.deadline = deadline;
         loaded.row.draw_offer = None;

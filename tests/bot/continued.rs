@@ -1,23 +1,13 @@
 //! Games continued from elsewhere: `/challenge ... from:` with a move list from aagenielsen.dk
 //! (a real Copenhagen game from the corpus) or a game record.
 
-use std::sync::Arc;
-
-use taflbot::service::{Person, Service, ServiceError, SideChoice, Terms, TestClock};
-use taflbot::store;
+use taflbot::service::{Service, ServiceError, SideChoice, Terms};
 
 use crate::common::long_copenhagen_game;
-
-fn alice() -> Person {
-    Person::new("u1", "alice")
-}
-fn bob() -> Person {
-    Person::new("u2", "bob")
-}
+use crate::people::{alice, bob, T0};
 
 async fn service() -> Service {
-    let pool = store::open(":memory:").await.unwrap();
-    Service::new(pool, Arc::new(TestClock::new(1_800_000_000)))
+    crate::people::service_at(":memory:", T0).await.0
 }
 
 /// The first `plies` moves of the corpus's first game that long, as aagenielsen.dk writes them.

@@ -13,6 +13,7 @@ mod continued;
 mod crash;
 mod discord;
 mod local;
+mod people;
 mod ratings;
 mod render;
 mod service;

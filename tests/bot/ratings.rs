@@ -8,21 +8,11 @@ use skillratings::Outcomes;
 use taflbot::rating::{self, Rating};
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{Person, Scope, Service, ServiceError, SideChoice, Terms, TestClock, DAY};
-use taflbot::store;
 
-const T0: i64 = 1_800_000_000;
-
-fn alice() -> Person {
-    Person::new("u1", "alice")
-}
-fn bob() -> Person {
-    Person::new("u2", "bob")
-}
+use crate::people::{alice, bob, T0};
 
 async fn service() -> (Service, Arc<TestClock>) {
-    let clock = Arc::new(TestClock::new(T0));
-    let pool = store::open(":memory:").await.unwrap();
-    (Service::new(pool, clock.clone()), clock)
+    crate::people::service_at(":memory:", T0).await
 }
 
 /// A game of `variant` between `attacker` and `defender` on `terms`, begun.

@@ -9,22 +9,10 @@ use taflbot::service::{
 };
 use taflbot::store;
 
-const T0: i64 = 1_800_000_000;
-
-fn alice() -> Person {
-    Person::new("u1", "alice")
-}
-fn bob() -> Person {
-    Person::new("u2", "bob")
-}
-fn carol() -> Person {
-    Person::new("u3", "carol")
-}
+use crate::people::{alice, bob, carol, T0};
 
 async fn service(url: &str) -> (Service, Arc<TestClock>) {
-    let clock = Arc::new(TestClock::new(T0));
-    let pool = store::open(url).await.unwrap();
-    (Service::new(pool, clock.clone()), clock)
+    crate::people::service_at(url, T0).await
 }
 
 /// alice (attackers) against bob (defenders) at tyr-11, three days per move.

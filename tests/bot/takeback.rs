@@ -4,21 +4,11 @@
 use std::sync::Arc;
 
 use taflbot::service::{News, Person, Service, ServiceError, SideChoice, Takeback, TestClock, DAY};
-use taflbot::store;
 
-const T0: i64 = 1_800_000_000;
-
-fn alice() -> Person {
-    Person::new("u1", "alice")
-}
-fn bob() -> Person {
-    Person::new("u2", "bob")
-}
+use crate::people::{alice, bob, T0};
 
 async fn service() -> (Service, Arc<TestClock>) {
-    let clock = Arc::new(TestClock::new(T0));
-    let pool = store::open(":memory:").await.unwrap();
-    (Service::new(pool, clock.clone()), clock)
+    crate::people::service_at(":memory:", T0).await
 }
 
 /// A rated tyr-11 game, alice attacking, after `moves`.

@@ -4,18 +4,13 @@
 use std::sync::Arc;
 
 use taflbot::service::text::{self, Plain};
-use taflbot::service::{Person, Service, ServiceError, SideChoice, TestClock, DAY};
+use taflbot::service::{Service, ServiceError, SideChoice, TestClock, DAY};
 use taflbot::store;
+
+use crate::people::{alice, bob};
 
 /// 2027-03-01 00:00 UTC: the same calendar year for a while.
 const T0: i64 = 1_803_859_200;
-
-fn alice() -> Person {
-    Person::new("u1", "alice")
-}
-fn bob() -> Person {
-    Person::new("u2", "bob")
-}
 
 async fn open(path: &str, clock: Arc<TestClock>) -> Service {
     Service::new(store::open(path).await.unwrap(), clock)

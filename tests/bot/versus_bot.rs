@@ -11,14 +11,10 @@ use taflbot::service::{
 };
 use taflbot::store;
 
+use crate::people::{alice, bob};
+
 const T0: i64 = 1_800_000_000;
 
-fn alice() -> Person {
-    Person::new("u1", "alice")
-}
-fn bob() -> Person {
-    Person::new("u2", "bob")
-}
 fn taflbot() -> Person {
     Person::new("u0", "taflbot")
 }

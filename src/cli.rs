@@ -390,20 +390,40 @@ pub fn arena_player(text: &str) -> Result<crate::engine::arena::Player, CliError
     }
 }
 
+/// A match of `taflbot arena`: who plays, how many pairs, and on how many threads.
+#[derive(Clone, Copy, Debug)]
+pub struct Match {
+    pub a: crate::engine::arena::Player,
+    pub b: crate::engine::arena::Player,
+    pub pairs: u32,
+    pub max_turns: usize,
+    pub seed: u64,
+    /// Pairs played at once; the tally is the same for any number.
+    pub threads: usize,
+}
+
 /// Pairs of games between two players in every variant named, with the score of the first.
-pub fn arena(
-    variants: &[&'static Variant],
-    a: crate::engine::arena::Player,
-    b: crate::engine::arena::Player,
-    pairs: u32,
-    max_turns: usize,
-    seed: u64,
-) -> String {
+pub fn arena(variants: &[&'static Variant], m: Match) -> String {
+    use crate::engine::arena::{run_pair, Tally};
     use std::fmt::Write;
     let mut out = String::new();
-    for v in variants {
+    for &v in variants {
         let started = std::time::Instant::now();
-        let t = crate::engine::arena::run(v, a, b, pairs, max_turns, seed);
+        let next = std::sync::atomic::AtomicU32::new(0);
+        let tally = std::sync::Mutex::new(Tally::default());
+        std::thread::scope(|scope| {
+            for _ in 0..m.threads.clamp(1, m.pairs.max(1) as usize) {
+                scope.spawn(|| loop {
+                    let pair = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if pair >= m.pairs {
+                        break;
+                    }
+                    let t = run_pair(v, m.a, m.b, pair, m.max_turns, m.seed);
+                    tally.lock().unwrap_or_else(|e| e.into_inner()).merge(&t);
+                });
+            }
+        });
+        let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(
             out,
             "{:<18} {:>3} games: {:>3} won ({} attacking), {:>3} drawn ({} unfinished), {:>3} lost: {:>5.1} % in {:.1?}",

@@ -110,6 +110,10 @@ enum Command {
         max_turns: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Pairs played at once, each on a thread of its own; the score is the same for any
+        /// number.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// The engine's turn: from a position (or the start) after the given turns.
     Ai {
@@ -208,6 +212,7 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             pairs,
             max_turns,
             seed,
+            threads,
         } => {
             let variants = if variant.iter().any(|v| v == "all") {
                 taflbot::rules::Variant::all().iter().collect()
@@ -217,10 +222,17 @@ fn run(args: Args) -> Result<String, cli::CliError> {
                     .map(|id| cli::variant(id))
                     .collect::<Result<Vec<_>, _>>()?
             };
-            let (a, b) = (cli::arena_player(&a)?, cli::arena_player(&b)?);
+            let m = cli::Match {
+                a: cli::arena_player(&a)?,
+                b: cli::arena_player(&b)?,
+                pairs,
+                max_turns,
+                seed,
+                threads,
+            };
             // A line per variant as it is done: a whole run takes a while.
             for v in variants {
-                print!("{}", cli::arena(&[v], a, b, pairs, max_turns, seed));
+                print!("{}", cli::arena(&[v], m));
                 let _ = std::io::Write::flush(&mut std::io::stdout());
             }
             Ok(String::new())

@@ -102,6 +102,15 @@ impl Tally {
         (self.wins as f64 + 0.5 * self.draws as f64) / games
     }
 
+    /// Adds another tally's games to this one.
+    pub fn merge(&mut self, other: &Tally) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.wins_attacking += other.wins_attacking;
+        self.unfinished += other.unfinished;
+    }
+
     fn add(&mut self, result: Result, side: Side) {
         match result {
             Result::Win => {
@@ -191,24 +200,40 @@ pub fn run(
 ) -> Tally {
     let mut tally = Tally::default();
     for pair in 0..pairs {
-        let pair_seed = seed ^ (u64::from(pair) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let start = if pair == 0 {
-            Vec::new()
-        } else {
-            opening(variant, 2, pair_seed)
-        };
-        for side in Side::BOTH {
-            let result = game(
-                variant,
-                a,
-                b,
-                side,
-                &start,
-                max_turns,
-                pair_seed ^ side.index() as u64,
-            );
-            tally.add(result, side);
-        }
+        tally.merge(&run_pair(variant, a, b, pair, max_turns, seed));
+    }
+    tally
+}
+
+/// The pair numbered `pair` (from 0) of a match: two games from one opening, the sides swapped.
+/// Each pair depends only on its number and the match's seed, so pairs may be played in any
+/// order, or at once on several threads, and add up to the same tally.
+pub fn run_pair(
+    variant: &'static Variant,
+    a: Player,
+    b: Player,
+    pair: u32,
+    max_turns: usize,
+    seed: u64,
+) -> Tally {
+    let mut tally = Tally::default();
+    let pair_seed = seed ^ (u64::from(pair) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let start = if pair == 0 {
+        Vec::new()
+    } else {
+        opening(variant, 2, pair_seed)
+    };
+    for side in Side::BOTH {
+        let result = game(
+            variant,
+            a,
+            b,
+            side,
+            &start,
+            max_turns,
+            pair_seed ^ side.index() as u64,
+        );
+        tally.add(result, side);
     }
     tally
 }

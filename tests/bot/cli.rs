@@ -425,3 +425,35 @@ fn ai_refuses_a_finished_game_and_a_bad_position_in_json() {
     let level = taflbot(&["ai", "--variant", "tablut", "--level", "7"]);
     assert_eq!(level.status.code(), Some(2));
 }
+
+#[test]
+fn arena_scores_the_same_on_one_thread_or_several() {
+    let args = |threads: &str| {
+        let out = taflbot(&[
+            "arena",
+            "--variant",
+            "brandubh,tablut",
+            "--a",
+            "2",
+            "--b",
+            "greedy",
+            "--pairs",
+            "3",
+            "--threads",
+            threads,
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        // Each line ends with the time taken, which differs from run to run.
+        stdout(&out)
+            .lines()
+            .map(|l| l.rsplit_once(" in ").unwrap().0.to_string())
+            .collect::<Vec<_>>()
+    };
+    let one = args("1");
+    assert_eq!(one.len(), 2);
+    assert!(
+        one[0].starts_with("brandubh") && one[0].contains("6 games"),
+        "{one:?}"
+    );
+    assert_eq!(one, args("3"));
+}

@@ -1,7 +1,7 @@
 //! The evaluation: a score for the side to move, in hundredths of a man. The terms are the same
 //! for every variant; their weights are data, one row per family.
 
-use crate::rules::{Escape, Family, Position, Role, Side, SquareSet, Terrain, Variant};
+use crate::rules::{Escape, Family, Position, Repetition, Role, Side, SquareSet, Terrain, Variant};
 
 /// The weights of one family. Material is per piece; the king's and the Standard's terms are
 /// counted for their owner.
@@ -22,8 +22,11 @@ pub struct Weights {
     pub open_road: i32,
     /// Per enemy piece or hostile square next to the royal piece (a penalty for its owner).
     pub pressure: i32,
-    /// Per attacker on the approaches of a corner (corner-escape variants).
+    /// Per attacker on the approaches of a corner (corner-escape variants), counting at most
+    /// `guard_cap` attackers a corner: a corner is closed by a few, and the rest are wanted
+    /// elsewhere.
     pub guard: i32,
+    pub guard_cap: u32,
     /// Per defender with an open line to the edge (encirclement variants): what an
     /// encirclement has left to close.
     pub edge_lines: i32,
@@ -38,6 +41,7 @@ const TAFL: Weights = Weights {
     open_road: 400,
     pressure: 30,
     guard: 0,
+    guard_cap: 0,
     edge_lines: 0,
 };
 
@@ -70,6 +74,7 @@ pub fn weights(family: Family) -> &'static Weights {
         road: [250, 110, 20],
         pressure: 25,
         guard: 30,
+        guard_cap: 3,
         edge_lines: 15,
         ..TAFL
     };
@@ -78,6 +83,7 @@ pub fn weights(family: Family) -> &'static Weights {
         road: [250, 100, 20],
         pressure: 40,
         guard: 35,
+        guard_cap: u32::MAX,
         ..TAFL
     };
     const STANDARD: Weights = Weights {
@@ -89,6 +95,7 @@ pub fn weights(family: Family) -> &'static Weights {
         open_road: 0,
         pressure: 60,
         guard: 0,
+        guard_cap: 0,
         edge_lines: 0,
     };
     match family {
@@ -108,10 +115,16 @@ pub struct Board {
     pub weights: &'static Weights,
     /// Where each side's royal piece wins (escape squares, Havens), by side index.
     goal: [SquareSet; 2],
-    /// The approaches of the corners: squares within two steps of a corner, not next to it.
-    guard: SquareSet,
+    /// The approaches of each corner: squares within two steps of it, not next to it.
+    guard: Vec<SquareSet>,
     /// Only men and a king: material is a count.
     plain: bool,
+    /// In variants whose games can end drawn, what the terms give the defenders at the start,
+    /// taken off every score: the start counts as even, so that a draw (scored near zero) is
+    /// weighed against how a game stands compared with its beginning, not against the sides'
+    /// unequal material. Elsewhere a repeated position only stands for a line that gets nowhere,
+    /// and the side with more material keeps its reluctance to go round in circles.
+    centre: i32,
 }
 
 impl Board {
@@ -131,40 +144,50 @@ impl Board {
             start.goal_squares(Side::Attackers),
             start.goal_squares(Side::Defenders),
         ];
-        let mut guard = SquareSet::EMPTY;
+        let mut guard = Vec::new();
         if variant.rules.escape == Escape::Corner {
-            let corners: Vec<_> = variant
+            let corners = variant
                 .squares()
-                .filter(|c| variant.terrain(*c) == Terrain::Corner)
-                .collect();
-            for sq in variant.squares() {
-                let near = corners.iter().any(|c| {
+                .filter(|c| variant.terrain(*c) == Terrain::Corner);
+            for c in corners {
+                let mut approaches = SquareSet::EMPTY;
+                for sq in variant.squares() {
                     let (df, dr) = (c.file().abs_diff(sq.file()), c.rank().abs_diff(sq.rank()));
-                    df <= 2 && dr <= 2 && df + dr >= 2
-                });
-                if near && variant.terrain(sq) == Terrain::Plain {
-                    guard.insert(sq);
+                    if df <= 2 && dr <= 2 && df + dr >= 2 && variant.terrain(sq) == Terrain::Plain {
+                        approaches.insert(sq);
+                    }
                 }
+                guard.push(approaches);
             }
         }
-        Board {
+        let mut board = Board {
             variant,
             weights: weights(variant.family),
             goal,
             guard,
             plain: variant.roles() == [Role::Man, Role::King],
+            centre: 0,
+        };
+        let rules = &variant.rules;
+        if rules.repetition == Repetition::Draw || rules.no_move_draws {
+            board.centre = board.for_defenders(&start);
         }
+        board
     }
 
     /// The score of `pos` for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let for_defenders =
-            self.for_side(pos, Side::Defenders) - self.for_side(pos, Side::Attackers);
+        let for_defenders = self.for_defenders(pos) - self.centre;
         if pos.turn() == Side::Defenders {
             for_defenders
         } else {
             -for_defenders
         }
+    }
+
+    /// The terms for the defenders less those for the attackers.
+    fn for_defenders(&self, pos: &Position) -> i32 {
+        self.for_side(pos, Side::Defenders) - self.for_side(pos, Side::Attackers)
     }
 
     /// The terms that count for `side`.
@@ -188,7 +211,12 @@ impl Board {
                 .sum()
         };
         if w.guard != 0 && side == Side::Attackers {
-            score += w.guard * own.and(&self.guard).len() as i32;
+            let guards: u32 = self
+                .guard
+                .iter()
+                .map(|g| (own.and(g).len() as u32).min(w.guard_cap))
+                .sum();
+            score += w.guard * guards as i32;
         }
         if w.edge_lines != 0 && side == Side::Defenders {
             let open = own.iter().filter(|sq| pos.open_lines(*sq) > 0).count();

@@ -214,3 +214,36 @@ fn in_the_arena_level_3_beats_random_greedy_and_level_1_players() {
         }
     }
 }
+
+#[test]
+fn where_games_can_be_drawn_the_start_counts_as_even() {
+    use taflbot::engine::eval::Board;
+    let at_start = |id: &str| {
+        let v = Variant::by_id(id).unwrap();
+        Board::of(v).evaluate(&Position::start(v))
+    };
+    // Fetlar and Linnaeus' Tablut draw by repetition: a draw is weighed against an even start,
+    // not against the attackers' greater number of men.
+    assert_eq!(at_start("fetlar"), 0);
+    assert_eq!(at_start("tablut-linnaeus"), 0);
+    // Save the Standard's armies are alike.
+    assert_eq!(at_start("standard-7"), 0);
+    // Copenhagen cannot end drawn; its scores are the terms as they are.
+    assert!(at_start("copenhagen") > 0, "{}", at_start("copenhagen"));
+}
+
+#[test]
+fn a_corner_counts_a_few_guards_and_no_more() {
+    use taflbot::engine::eval::{weights, Board};
+    for id in ["copenhagen", "fetlar"] {
+        let v = Variant::by_id(id).unwrap();
+        let score = |pieces: &str| Board::of(v).evaluate(&pos(id, "a", pieces));
+        // Three attackers close a1; a fourth on its approaches adds nothing, while the same man
+        // on k1's approaches counts as a guard there.
+        let crowded = score("ta3 tb2 tc1 tb3 Kf6 Te7");
+        let spread = score("ta3 tb2 tc1 tj2 Kf6 Te7");
+        let three = score("ta3 tb2 tc1 th7 Kf6 Te7");
+        assert_eq!(crowded, three, "{id}");
+        assert_eq!(spread - crowded, weights(v.family).guard, "{id}");
+    }
+}

@@ -83,6 +83,7 @@ pub fn weights(family: Family) -> &'static Weights {
         road: [250, 100, 20],
         pressure: 40,
         guard: 35,
+        // Eight attackers on a small board: none is spare.
         guard_cap: u32::MAX,
         ..TAFL
     };

@@ -41,7 +41,8 @@ const TAFL: Weights = Weights {
     open_road: 400,
     pressure: 30,
     guard: 0,
-    guard_cap: 0,
+    // No cap unless a family sets one.
+    guard_cap: u32::MAX,
     edge_lines: 0,
 };
 
@@ -83,8 +84,6 @@ pub fn weights(family: Family) -> &'static Weights {
         road: [250, 100, 20],
         pressure: 40,
         guard: 35,
-        // Eight attackers on a small board: none is spare.
-        guard_cap: u32::MAX,
         ..TAFL
     };
     const STANDARD: Weights = Weights {
@@ -96,7 +95,7 @@ pub fn weights(family: Family) -> &'static Weights {
         open_road: 0,
         pressure: 60,
         guard: 0,
-        guard_cap: 0,
+        guard_cap: u32::MAX,
         edge_lines: 0,
     };
     match family {

@@ -30,6 +30,10 @@ pub struct Weights {
     /// Per defender with an open line to the edge (encirclement variants): what an
     /// encirclement has left to close.
     pub edge_lines: i32,
+    /// Per square of the king's room (edge-escape variants): the squares he could reach through
+    /// squares free of attackers. The attackers' plan against a king who stays among his men:
+    /// close a ring, then tighten it.
+    pub room: i32,
 }
 
 const TAFL: Weights = Weights {
@@ -44,6 +48,7 @@ const TAFL: Weights = Weights {
     // No cap unless a family sets one.
     guard_cap: u32::MAX,
     edge_lines: 0,
+    room: 0,
 };
 
 /// One row per family.
@@ -51,6 +56,7 @@ pub fn weights(family: Family) -> &'static Weights {
     const TYR: Weights = Weights {
         man: [100, 150],
         pressure: 45,
+        room: 2,
         ..TAFL
     };
     const ODIN: Weights = Weights {
@@ -97,6 +103,7 @@ pub fn weights(family: Family) -> &'static Weights {
         guard: 0,
         guard_cap: u32::MAX,
         edge_lines: 0,
+        room: 0,
     };
     match family {
         Family::Tyr => &TYR,
@@ -227,6 +234,9 @@ impl Board {
                 score += self.road(pos, royal, s);
             }
             score -= w.pressure * pos.pressure(royal, side) as i32;
+            if w.room != 0 && side == Side::Defenders {
+                score += w.room * pos.king_room() as i32;
+            }
         }
         score
     }

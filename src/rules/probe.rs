@@ -328,6 +328,34 @@ impl Position {
             })
             .count() as u32
     }
+
+    /// The king's room: how many squares he could reach, a step at a time, through squares
+    /// free of attackers (his own men counted as free, since they can make way). Closing a ring
+    /// around him cuts it from most of the board to the ring's inside, and every step the ring
+    /// takes inwards cuts it further. 0 without a king.
+    pub(crate) fn king_room(&self) -> u32 {
+        let Some(king) = self.royal[Side::Defenders.index()] else {
+            return 0;
+        };
+        let open = self
+            .variant
+            .board
+            .minus(&self.pieces[Side::Attackers.index()]);
+        let mut region = SquareSet::EMPTY;
+        region.insert(king);
+        loop {
+            let grown = region
+                .or(&region.shifted(1))
+                .or(&region.shifted(-1))
+                .or(&region.shifted(STRIDE))
+                .or(&region.shifted(-STRIDE))
+                .and(&open);
+            if grown == region {
+                return region.len() as u32;
+            }
+            region = grown;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -247,3 +247,31 @@ fn a_corner_counts_a_few_guards_and_no_more() {
         assert_eq!(spread - crowded, weights(v.family).guard, "{id}");
     }
 }
+
+#[test]
+fn a_closed_ring_cuts_the_kings_room_to_its_inside() {
+    use taflbot::engine::eval::{weights, Board};
+    let id = "tyr-11";
+    let v = Variant::by_id(id).unwrap();
+    // Attackers on the border of the box c3..i9, the king in its middle, a defender on d5.
+    let mut ring: Vec<String> = Vec::new();
+    for f in 'c'..='i' {
+        for r in 3..=9 {
+            if f == 'c' || f == 'i' || r == 3 || r == 9 {
+                ring.push(format!("t{f}{r}"));
+            }
+        }
+    }
+    let closed = ring.join(" ") + " ta11 Kf6 Td5";
+    // The man on c5 moved to a far corner: the defender on d5 stands between the gap and the
+    // king's lines, so only the room changes.
+    let open = closed.replace("tc5", "tk1");
+    let score = |pieces: &str| Board::of(v).evaluate(&pos(id, "d", pieces));
+    // Inside, the king has the box's 25 squares; through the gap, the board's 121 less the 25
+    // attackers'.
+    assert_eq!(
+        score(&open) - score(&closed),
+        weights(v.family).room * (96 - 25)
+    );
+    assert!(weights(v.family).room > 0);
+}

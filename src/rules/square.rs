@@ -279,6 +279,18 @@ impl SquareSet {
         SquareSet(out)
     }
 
+    /// The members on one rank, as bits by file (bit 0 for file a).
+    #[inline]
+    pub(crate) fn rank_bits(&self, rank: u8) -> u32 {
+        let start = (rank as usize + 1) * STRIDE as usize;
+        let (word, bit) = (start >> 6, start & 63);
+        let mut bits = self.0[word] >> bit;
+        if bit > 64 - STRIDE as usize && word + 1 < self.0.len() {
+            bits |= self.0[word + 1] << (64 - bit);
+        }
+        (bits & ((1 << MAX_FILES) - 1)) as u32
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.0.iter().all(|w| *w == 0)
     }

@@ -251,27 +251,34 @@ fn a_corner_counts_a_few_guards_and_no_more() {
 #[test]
 fn a_closed_ring_cuts_the_kings_room_to_its_inside() {
     use taflbot::engine::eval::{weights, Board};
-    let id = "tyr-11";
-    let v = Variant::by_id(id).unwrap();
-    // Attackers on the border of the box c3..i9, the king in its middle, a defender on d5.
-    let mut ring: Vec<String> = Vec::new();
-    for f in 'c'..='i' {
-        for r in 3..=9 {
-            if f == 'c' || f == 'i' || r == 3 || r == 9 {
-                ring.push(format!("t{f}{r}"));
+    // Where the room counts: every TYR board, ODIN's from 15x15 (on 11x11 its sides lock).
+    for (id, counted) in [("tyr-11", true), ("odin-11", false), ("odin-15", true)] {
+        let v = Variant::by_id(id).unwrap();
+        let (last_file, ranks) = ((b'a' + v.files - 1) as char, v.ranks);
+        // Attackers on the border of the box c3..i9 and on the top left corner, the king in the
+        // box's middle, a defender on d5.
+        let mut ring: Vec<String> = Vec::new();
+        for f in 'c'..='i' {
+            for r in 3..=9 {
+                if f == 'c' || f == 'i' || r == 3 || r == 9 {
+                    ring.push(format!("t{f}{r}"));
+                }
             }
         }
+        let closed = ring.join(" ") + &format!(" ta{ranks} Kf6 Td5");
+        // The man on c5 moved to the bottom right corner: the defender on d5 stands between the
+        // gap and the king's lines, so only the room changes.
+        let open = closed.replace("tc5", &format!("t{last_file}1"));
+        let score = |pieces: &str| Board::of(v).evaluate(&pos(id, "d", pieces));
+        // Inside, the king has the box's 25 squares; through the gap, the board's squares less
+        // the 25 attackers'.
+        let through_gap = i32::from(v.files) * i32::from(v.ranks) - 25;
+        let room = if counted { weights(v.family).room } else { 0 };
+        assert_eq!(
+            score(&open) - score(&closed),
+            room * (through_gap - 25),
+            "{id}"
+        );
+        assert!(weights(v.family).room > 0, "{id}");
     }
-    let closed = ring.join(" ") + " ta11 Kf6 Td5";
-    // The man on c5 moved to a far corner: the defender on d5 stands between the gap and the
-    // king's lines, so only the room changes.
-    let open = closed.replace("tc5", "tk1");
-    let score = |pieces: &str| Board::of(v).evaluate(&pos(id, "d", pieces));
-    // Inside, the king has the box's 25 squares; through the gap, the board's 121 less the 25
-    // attackers'.
-    assert_eq!(
-        score(&open) - score(&closed),
-        weights(v.family).room * (96 - 25)
-    );
-    assert!(weights(v.family).room > 0);
 }

@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use super::eval::Board;
+use super::eval::{Board, Rooms};
 use super::{Limits, Step};
 use crate::rules::{Game, Move, Outcome, Position, Repetition, Side};
 
@@ -100,6 +100,8 @@ pub struct Search<'a> {
     /// The side the search chooses for: a draw costs it [`CONTEMPT`], so it plays on while it is
     /// not clearly behind instead of repeating into a draw.
     root_side: Side,
+    /// The king's rooms already counted.
+    rooms: Rooms,
 }
 
 /// What a draw is worth less than an even position to the side searching, in hundredths of a
@@ -126,6 +128,7 @@ impl<'a> Search<'a> {
             captures: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
             lines: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
             root_side: game.position().turn(),
+            rooms: Rooms::for_board(board),
         }
     }
 
@@ -476,7 +479,7 @@ impl<'a> Search<'a> {
             (0, crate::rules::SquareSet::EMPTY)
         };
         let threatened = threats > 0;
-        let stand = self.board.evaluate(pos);
+        let stand = self.board.evaluate_with(pos, &mut self.rooms);
         if !threatened {
             if stand >= beta || qply >= QUIESCENCE_PLIES || ply >= MAX_PLY - 1 {
                 return stand;

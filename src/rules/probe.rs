@@ -343,47 +343,57 @@ impl Position {
         let v = self.variant;
         let ranks = v.ranks as usize;
         let mut open = [0u32; MAX_RANKS as usize];
+        let free = v.board.minus(&self.pieces[Side::Attackers.index()]);
         for (rank, open) in open.iter_mut().enumerate().take(ranks) {
-            let board = v.board.rank_bits(rank as u8);
-            *open = board & !self.pieces[Side::Attackers.index()].rank_bits(rank as u8);
+            *open = free.rank_bits(rank as u8);
         }
         let mut region = [0u32; MAX_RANKS as usize];
         let k = king.rank() as usize;
         region[k] = spread_along(1 << king.file(), open[k]);
-        loop {
+        // Sweeps up and down in turn, until one adds nothing: then every rank holds all that
+        // its neighbours lead to.
+        for sweep in 0.. {
             let mut grew = false;
-            for rank in 1..ranks {
-                let seeds = region[rank - 1] & open[rank] & !region[rank];
-                if seeds != 0 {
-                    region[rank] = spread_along(region[rank] | seeds, open[rank]);
-                    grew = true;
+            if sweep % 2 == 0 {
+                for rank in 1..ranks {
+                    grew |= spread_from(&mut region, &open, rank - 1, rank);
+                }
+            } else {
+                for rank in (0..ranks - 1).rev() {
+                    grew |= spread_from(&mut region, &open, rank + 1, rank);
                 }
             }
-            for rank in (0..ranks - 1).rev() {
-                let seeds = region[rank + 1] & open[rank] & !region[rank];
-                if seeds != 0 {
-                    region[rank] = spread_along(region[rank] | seeds, open[rank]);
-                    grew = true;
-                }
-            }
-            if !grew {
-                return region[..ranks].iter().map(|r| r.count_ones()).sum();
+            // The first sweep up leaves the ranks below the king for the first sweep down.
+            if !grew && sweep > 0 {
+                break;
             }
         }
+        region[..ranks].iter().map(|r| r.count_ones()).sum()
     }
 }
 
-/// `seeds` spread both ways along a rank through the `open` squares: the runs of open squares
-/// that hold a seed (a parallel prefix: doubling steps, as far as any rank reaches).
+/// Whether rank `to`'s part of the region grew from rank `from`'s.
+#[inline]
+fn spread_from(region: &mut [u32], open: &[u32], from: usize, to: usize) -> bool {
+    let seeds = region[from] & open[to] & !region[to];
+    if seeds != 0 {
+        region[to] = spread_along(region[to] | seeds, open[to]);
+    }
+    seeds != 0
+}
+
+/// `seeds` (open squares) spread both ways along a rank through the `open` squares: the runs of
+/// open squares that hold a seed. Upwards by one addition: a seed's carry runs through the open
+/// squares above it and stops past the run's end. Downwards by doubling steps, as far as any rank
+/// reaches.
 #[inline]
 fn spread_along(seeds: u32, open: u32) -> u32 {
-    let (mut up, mut down) = (seeds, seeds);
-    let (mut pass_up, mut pass_down) = (open, open);
+    // A rank has at most MAX_FILES bits, so the carry past the highest run stays in the word.
+    let up = ((open + seeds) ^ open) & open;
+    let (mut down, mut pass) = (seeds, open);
     for step in [1, 2, 4, 8, 16] {
-        up |= pass_up & (up << step);
-        pass_up &= pass_up << step;
-        down |= pass_down & (down >> step);
-        pass_down &= pass_down >> step;
+        down |= pass & (down >> step);
+        pass &= pass >> step;
     }
     up | down
 }

@@ -279,6 +279,14 @@ impl SquareSet {
         SquareSet(out)
     }
 
+    /// A hash of the members, mixed with `seed`: for tables keyed by a set.
+    #[inline]
+    pub(crate) fn mix(&self, seed: u64) -> u64 {
+        self.0.iter().fold(seed, |h, w| {
+            (h.rotate_left(5) ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        })
+    }
+
     /// The members on one rank, as bits by file (bit 0 for file a).
     #[inline]
     pub(crate) fn rank_bits(&self, rank: u8) -> u32 {

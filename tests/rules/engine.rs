@@ -233,6 +233,35 @@ fn where_games_can_be_drawn_the_start_counts_as_even() {
 }
 
 #[test]
+fn a_search_remembers_the_kings_room_only_where_attackers_and_king_stand_alike() {
+    use taflbot::engine::eval::{Board, Rooms};
+    for id in ["tyr-11", "tyr-17", "odin-15"] {
+        let v = Variant::by_id(id).unwrap();
+        let board = Board::of(v);
+        let mut seen = std::collections::HashSet::new();
+        // One slot, where every position meets the one before it, and the slots of a search.
+        // (A ring with the king inside and outside: the test below.)
+        for mut rooms in [Rooms::with_bits(board, 0), Rooms::for_board(board)] {
+            for seed in 0..6 {
+                // Each position twice: once as it comes, once after the rest of its game, with
+                // the rooms of other positions (the king moved, an attacker moved) remembered
+                // between.
+                let mut game = Vec::new();
+                playout(&Position::start(v), &mut Rng::new(seed), 200, |pos, _| {
+                    game.push(pos.clone());
+                });
+                for pos in game.iter().chain(game.iter().rev()) {
+                    let score = board.evaluate_with(pos, &mut rooms);
+                    assert_eq!(score, board.evaluate(pos), "{id}\n{pos:?}");
+                    seen.insert(score);
+                }
+            }
+        }
+        assert!(seen.len() > 100, "{id}: {}", seen.len());
+    }
+}
+
+#[test]
 fn a_corner_counts_a_few_guards_and_no_more() {
     use taflbot::engine::eval::{weights, Board};
     for id in ["copenhagen", "fetlar"] {
@@ -250,7 +279,7 @@ fn a_corner_counts_a_few_guards_and_no_more() {
 
 #[test]
 fn a_closed_ring_cuts_the_kings_room_to_its_inside() {
-    use taflbot::engine::eval::{weights, Board};
+    use taflbot::engine::eval::{weights, Board, Rooms};
     // Where the room counts: every TYR board, ODIN's from 15x15 (on 11x11 its sides lock).
     for (id, counted) in [("tyr-11", true), ("odin-11", false), ("odin-15", true)] {
         let v = Variant::by_id(id).unwrap();
@@ -280,5 +309,14 @@ fn a_closed_ring_cuts_the_kings_room_to_its_inside() {
             "{id}"
         );
         assert!(weights(v.family).room > 0, "{id}");
+        // With a single slot to remember rooms in, the king outside the same ring is not given
+        // the room inside it, nor the king inside the room through the gap.
+        let outside = closed.replace("Kf6", "Kb2");
+        let mut rooms = Rooms::with_bits(Board::of(v), 0);
+        for pieces in [&closed, &outside, &open, &closed] {
+            let p = pos(id, "d", pieces);
+            let remembered = Board::of(v).evaluate_with(&p, &mut rooms);
+            assert_eq!(remembered, Board::of(v).evaluate(&p), "{id}: {pieces}");
+        }
     }
 }

@@ -396,6 +396,9 @@ pub struct Match {
     pub a: crate::engine::arena::Player,
     pub b: crate::engine::arena::Player,
     pub pairs: u32,
+    /// The number of the first pair played (from 0): a long match may be played in parts whose
+    /// tallies add up to the whole, since each pair depends only on its number and the seed.
+    pub first_pair: u32,
     pub max_turns: usize,
     pub seed: u64,
     /// Pairs played at once; the tally is the same for any number.
@@ -409,13 +412,14 @@ pub fn arena(variants: &[&'static Variant], m: Match) -> String {
     let mut out = String::new();
     for &v in variants {
         let started = std::time::Instant::now();
-        let next = std::sync::atomic::AtomicU32::new(0);
+        let next = std::sync::atomic::AtomicU32::new(m.first_pair);
+        let end = m.first_pair.saturating_add(m.pairs);
         let tally = std::sync::Mutex::new(Tally::default());
         std::thread::scope(|scope| {
             for _ in 0..m.threads.clamp(1, m.pairs.max(1) as usize) {
                 scope.spawn(|| loop {
                     let pair = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if pair >= m.pairs {
+                    if pair >= end {
                         break;
                     }
                     let t = run_pair(v, m.a, m.b, pair, m.max_turns, m.seed);
@@ -424,9 +428,14 @@ pub fn arena(variants: &[&'static Variant], m: Match) -> String {
             }
         });
         let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
+        let part = if m.first_pair == 0 {
+            String::new()
+        } else {
+            format!(" (pairs {} to {})", m.first_pair + 1, end)
+        };
         let _ = writeln!(
             out,
-            "{:<18} {:>3} games: {:>3} won ({} attacking), {:>3} drawn ({} unfinished), {:>3} lost: {:>5.1} % in {:.1?}",
+            "{:<18} {:>3} games{part}: {:>3} won ({} attacking), {:>3} drawn ({} unfinished), {:>3} lost: {:>5.1} % in {:.1?}",
             v.id,
             t.games(),
             t.wins,

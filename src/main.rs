@@ -105,6 +105,10 @@ enum Command {
         b: String,
         #[arg(long, default_value_t = 50)]
         pairs: u32,
+        /// Start at this pair (from 0), to play a long match in parts: the pairs' tallies add up
+        /// to the whole match's.
+        #[arg(long, default_value_t = 0)]
+        first_pair: u32,
         /// A game unfinished after this many turns is a draw.
         #[arg(long, default_value_t = 300)]
         max_turns: usize,
@@ -210,6 +214,7 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             a,
             b,
             pairs,
+            first_pair,
             max_turns,
             seed,
             threads,
@@ -226,6 +231,7 @@ fn run(args: Args) -> Result<String, cli::CliError> {
                 a: cli::arena_player(&a)?,
                 b: cli::arena_player(&b)?,
                 pairs,
+                first_pair,
                 max_turns,
                 seed,
                 threads,

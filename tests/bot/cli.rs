@@ -457,3 +457,46 @@ fn arena_scores_the_same_on_one_thread_or_several() {
     );
     assert_eq!(one, args("3"));
 }
+
+#[test]
+fn an_arena_match_played_in_parts_adds_up_to_the_whole() {
+    // Won, won attacking, drawn, unfinished and lost, from a line such as
+    // "brandubh 2 games (pairs 4 to 4):   1 won (0 attacking), 0 drawn (0 unfinished), 1 lost: ..."
+    let tally = |first: &str, pairs: &str| -> ([u32; 5], String) {
+        let out = taflbot(&[
+            "arena",
+            "--variant",
+            "brandubh",
+            "--a",
+            "random",
+            "--b",
+            "greedy",
+            "--pairs",
+            pairs,
+            "--first-pair",
+            first,
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        let line = stdout(&out).lines().next().unwrap().to_string();
+        let counts = line
+            .split_once(':')
+            .unwrap()
+            .1
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|w| !w.is_empty())
+            .take(5)
+            .map(|w| w.parse().unwrap())
+            .collect::<Vec<u32>>();
+        (counts.try_into().unwrap(), line)
+    };
+    let (whole, line) = tally("0", "4");
+    assert!(!line.contains("pairs"), "{line}");
+    let (head, _) = tally("0", "3");
+    let (rest, line) = tally("3", "1");
+    assert!(line.contains("2 games (pairs 4 to 4)"), "{line}");
+    // The fourth pair is not played as the first would be (the part starts where it says).
+    assert_ne!(rest, tally("0", "1").0, "{line}");
+    let sum: Vec<u32> = head.iter().zip(rest).map(|(a, b)| a + b).collect();
+    assert_eq!(sum, whole.to_vec(), "{line}");
+    assert_eq!(whole[0] + whole[2] + whole[4], 8);
+}

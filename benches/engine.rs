@@ -13,9 +13,11 @@ use taflbot::rules::Game;
 mod common;
 use common::midgame_positions;
 
-/// One variant per family: the 11x11 boards where the family has one.
-const FAMILIES: [&str; 8] = [
+/// One variant per family: the 11x11 boards where the family has one; and TYR's largest board,
+/// where counting the king's room costs most.
+const FAMILIES: [&str; 9] = [
     "tyr-11",
+    "tyr-17",
     "odin-11",
     "sea-battle-11",
     "copenhagen",

@@ -296,6 +296,8 @@ impl Rooms {
     /// in a core's cache. (16,384 slots hit more often, a third of the lookups on TYR's boards,
     /// but each lookup then missed the cache and searches ran no faster than without slots.)
     const BITS: u32 = 10;
+    /// The most bits an index may have: the slot is read from the hash's top bits.
+    const MAX_BITS: u32 = 24;
 
     /// Slots for a search on `board`; none where the room does not count.
     pub fn for_board(board: &Board) -> Rooms {
@@ -308,7 +310,7 @@ impl Rooms {
             return Rooms::none();
         }
         Rooms {
-            slots: vec![None; 1 << bits.min(24)],
+            slots: vec![None; 1 << bits.min(Self::MAX_BITS)],
         }
     }
 
@@ -325,7 +327,8 @@ impl Rooms {
             return pos.king_room();
         }
         let attackers = pos.squares_of(Side::Attackers);
-        let slot = (attackers.mix(king.index() as u64) >> 40) as usize & (self.slots.len() - 1);
+        let hash = attackers.mix(king.index() as u64);
+        let slot = (hash >> (64 - Self::MAX_BITS)) as usize & (self.slots.len() - 1);
         match &self.slots[slot] {
             Some((a, k, room)) if *k == king && a == attackers => *room,
             _ => {

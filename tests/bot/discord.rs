@@ -2,6 +2,7 @@
 //! a fake Discord on 127.0.0.1, with the game service on SQLite. Each test checks what the fake
 //! received, and what the database holds.
 
+use crate::people::until_no_notice_pending;
 use crate::{common, fake_discord};
 
 use std::path::PathBuf;
@@ -861,7 +862,7 @@ async fn failed_answers_are_retried_and_the_move_is_kept() {
         1,
         "delivered once"
     );
-    assert!(h.service.pending_notices().await.unwrap().is_empty());
+    until_no_notice_pending(&h.service).await;
     h.shutdown().await;
 }
 

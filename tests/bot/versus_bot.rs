@@ -11,7 +11,7 @@ use taflbot::service::{
 };
 use taflbot::store;
 
-use crate::people::{alice, bob};
+use crate::people::{alice, bob, until_no_notice_pending};
 
 const T0: i64 = 1_800_000_000;
 
@@ -134,7 +134,7 @@ async fn a_restart_finds_the_games_where_the_bot_is_to_move() {
     assert_eq!(notice.game_id, id);
     assert_eq!(moves_stored(&svc, id).await, 1);
     // Delivered, so not offered again; alice's move wakes the bot at once.
-    assert!(svc.pending_notices().await.unwrap().is_empty());
+    until_no_notice_pending(&svc).await;
     let (_, moves) = svc.legal_moves(&alice(), Some(id), None).await.unwrap();
     svc.play(&alice(), Some(id), None, &moves[0]).await.unwrap();
     let answer = tokio::time::timeout(Duration::from_secs(20), delivered.recv())

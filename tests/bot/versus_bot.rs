@@ -1,27 +1,20 @@
 //! Games against taflbot's engine, through the service: started at once, the bot's turns stored
 //! with their notices, never twice, found again after a restart; hints where they are allowed.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use taflbot::rules::Side;
 use taflbot::service::text::{self, Plain};
-use taflbot::service::{
-    NoticeKind, Person, Service, ServiceError, SideChoice, TestClock, MAX_BOT_GAMES,
-};
-use taflbot::store;
+use taflbot::service::{NoticeKind, Person, Service, ServiceError, SideChoice, MAX_BOT_GAMES};
 
-use crate::people::{alice, bob, until_no_notice_pending};
-
-const T0: i64 = 1_800_000_000;
+use crate::people::{alice, bob, service_at, until_no_notice_pending, T0};
 
 fn taflbot() -> Person {
     Person::new("u0", "taflbot")
 }
 
 async fn service(url: &str) -> Service {
-    let pool = store::open(url).await.unwrap();
-    Service::new(pool, Arc::new(TestClock::new(T0)))
+    service_at(url, T0).await.0
 }
 
 async fn moves_stored(svc: &Service, game: i64) -> i64 {

@@ -2,7 +2,7 @@
 //! a fake Discord on 127.0.0.1, with the game service on SQLite. Each test checks what the fake
 //! received, and what the database holds.
 
-use crate::people::until_no_notice_pending;
+use crate::people::{until, until_no_notice_pending};
 use crate::{common, fake_discord};
 
 use std::path::PathBuf;
@@ -1428,8 +1428,7 @@ async fn a_notice_refused_for_good_is_given_up_not_retried_forever() {
     let before = tries();
     h.clock.advance(2 * DAY + 1);
     // The reminder is tried (the thread, then the channel), then given up.
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
+    until("the notice to be given up", || async {
         let given_up: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM notices WHERE game_id = ? AND given_up_at IS NOT NULL",
         )
@@ -1437,15 +1436,9 @@ async fn a_notice_refused_for_good_is_given_up_not_retried_forever() {
         .fetch_one(h.service.pool())
         .await
         .unwrap();
-        if given_up == 1 {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the notice is given up"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        given_up == 1
+    })
+    .await;
     let tried = tries() - before;
     assert!((1..=2).contains(&tried), "{tried} posts");
     // Many sweeps later (every 100 ms), and a day on, nothing more is tried.

@@ -28,15 +28,28 @@ pub async fn service_at(url: &str, now: i64) -> (Service, Arc<TestClock>) {
     (Service::new(pool, clock.clone()), clock)
 }
 
-/// Waits until no notice is pending, for at most 10 s: a player task records a delivery only
-/// after the delivery returns, so a test that saw the notice arrive may be a moment early.
-pub async fn until_no_notice_pending(svc: &Service) {
+/// Waits until `done` holds, asking every 20 ms; fails, naming `what`, after 10 s. For what a
+/// background task writes to the database after the test saw its other effects.
+pub async fn until<F, Fut>(what: &str, mut done: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !svc.pending_notices().await.unwrap().is_empty() {
+    while !done().await {
         assert!(
             std::time::Instant::now() < deadline,
-            "a delivered notice is still pending after 10 s"
+            "waited 10 s for {what}"
         );
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
+}
+
+/// Waits until no notice is pending: a player task records a delivery only after the delivery
+/// returns, so a test that saw the notice arrive may be a moment early.
+pub async fn until_no_notice_pending(svc: &Service) {
+    until("every delivered notice to be recorded", || async {
+        svc.pending_notices().await.unwrap().is_empty()
+    })
+    .await;
 }

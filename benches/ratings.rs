@@ -20,7 +20,7 @@ fn person(i: usize) -> Person {
 async fn rated(svc: &Service, a: &Person, d: &Person, variant: &str, attackers_win: bool) {
     let terms = Terms {
         side: SideChoice::Attackers,
-        ..Terms::new(variant)
+        ..Terms::new(variant.parse().unwrap())
     };
     let c = svc.offer(a, d, &terms, None).await.unwrap();
     let id = svc.accept(d, Some(c.id), None).await.unwrap().id;
@@ -75,7 +75,7 @@ fn leaderboard_and_profile(c: &mut Criterion) {
         b.iter(|| {
             black_box(
                 runtime
-                    .block_on(svc.leaderboard(Some("tyr-11"), 300))
+                    .block_on(svc.leaderboard("tyr-11".parse().ok(), 300))
                     .unwrap(),
             )
         })

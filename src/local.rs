@@ -1,16 +1,17 @@
 //! The local mode: the game service driven from a terminal with the bot's commands. Each line is
 //! `<user> <command> [words] [name:value ...]`, for example `alice challenge @bob variant:tyr-11
-//! side:attackers`, `bob accept`, `alice move e1-e5`. Commands and their options come from the one
-//! command table (`commands.rs`); the sentences from `service/text.rs`, in plain text with times in
-//! UTC. Each picture is written to the images folder and its path printed. Typed at a prompt it is
-//! interactive; with piped input it runs as a script and stops when the input ends.
+//! side:attackers`, `bob accept`, `alice move e1-e5`. A line is read by the one command table
+//! (`commands/`), applied by [`commands::apply`] as Discord's commands are, and the answer shown
+//! here as plain text with times in UTC. Each picture is written to the images folder and its path
+//! printed. Typed at a prompt it is interactive; with piped input it runs as a script and stops
+//! when the input ends.
 
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-use crate::commands::{self, Command, Kind, Value};
+use crate::commands::{self, Answer, Caller, Command, Kind, Value};
 use crate::service::text::{self, Plain};
-use crate::service::{News, Person, Service, ServiceError, Terms};
+use crate::service::{News, Person, Service, ServiceError};
 
 /// The local mode's help: the command table, then how a line is written.
 pub fn help() -> String {
@@ -18,8 +19,13 @@ pub fn help() -> String {
         "{}\n\nEach line: <user> <command> [words] [name:value ...], e.g. `alice challenge @bob \
          variant:tyr-11`, `bob accept`, `alice move e1-e5`, `bob board game:1 flip`. Words fill the \
          options in order; a flag is its name.",
-        commands::help(|usage| usage.trim_start_matches('/').to_string())
+        commands::help(plain_usage)
     )
+}
+
+/// A usage as the local mode writes commands: without Discord's slash.
+fn plain_usage(usage: &str) -> String {
+    usage.trim_start_matches('/').to_string()
 }
 
 /// Who the bot is in the local mode: `@taflbot`.
@@ -32,25 +38,27 @@ fn person(name: &str) -> Person {
     Person::new(format!("local:{}", name.to_ascii_lowercase()), name)
 }
 
-/// Reads `<user> <command> [words] [name:value ...]` into who and the command.
+/// Reads `<user> <command> [words] [name:value ...]` into who and the command. A command may be
+/// named by an alias of its row, of one word or two (`withdraw`, `decline draw`).
 pub fn parse_line(line: &str) -> Result<(Person, Command), ServiceError> {
     let mut parts = line.split_whitespace();
     let user = parts.next().unwrap_or_default();
-    let mut name = parts
+    let name = parts
         .next()
         .unwrap_or("help")
         .trim_start_matches('/')
         .to_ascii_lowercase();
     let mut words: Vec<&str> = parts.collect();
-    // Spoken forms of two commands.
-    if name == "decline" && words.first() == Some(&"draw") {
-        name = "declinedraw".into();
-        words.remove(0);
-    }
-    if name == "withdraw" {
-        name = "cancel".into();
-    }
-    let spec = commands::spec(&name).ok_or_else(|| ServiceError::UnknownCommand(name.clone()))?;
+    let two = words
+        .first()
+        .map(|w| format!("{name} {}", w.to_ascii_lowercase()));
+    let spec = match two.as_deref().and_then(commands::spec) {
+        Some(spec) => {
+            words.remove(0);
+            spec
+        }
+        None => commands::spec(&name).ok_or_else(|| ServiceError::UnknownCommand(name.clone()))?,
+    };
     let value = |kind: Kind, text: &str| match kind {
         Kind::User => Value::User(person(text)),
         _ => Value::Text(text.to_string()),
@@ -137,7 +145,7 @@ pub async fn run(
             for notice in service.pending_notices().await.unwrap_or_default() {
                 if let Ok(view) = service.game(notice.game_id).await {
                     let said = text::notice(&notice, &view, &Plain);
-                    writeln!(out, "[{}] {said}", notice.kind.as_str())?;
+                    writeln!(out, "[{}] {said}", notice.kind)?;
                 }
                 let _ = service.delivered(notice.id).await;
             }
@@ -180,215 +188,98 @@ async fn bot_turns(service: &Service, out: &mut impl Write, images: &Path) -> st
     Ok(())
 }
 
-/// Writes a picture and says where it went; a picture that cannot be written is said, not an
-/// error (what the command did is already stored).
-fn save(images: &Path, name: &str, png: &[u8]) -> String {
+/// Writes a picture (or a GIF, or a record) and says where it went; a file that cannot be written
+/// is said, not an error (what the command did is already stored).
+fn save(images: &Path, name: &str, bytes: &[u8]) -> String {
     let path = images.join(name);
-    match std::fs::write(&path, png) {
-        Ok(()) => format!("picture: {}", path.display()),
-        Err(e) => format!("picture not saved ({}: {e})", path.display()),
+    let what = if name.ends_with(".png") {
+        "picture"
+    } else {
+        "file"
+    };
+    match std::fs::write(&path, bytes) {
+        Ok(()) => format!("{what}: {}", path.display()),
+        Err(e) => format!("{what} not saved ({}: {e})", path.display()),
     }
 }
 
 /// Runs one command for `me` and says what happened.
 pub async fn execute(
-    svc: &Service,
+    service: &Service,
     me: &Person,
     command: Command,
     images: &Path,
 ) -> Result<String, ServiceError> {
-    let s = &Plain;
-    let ended = |news: News, view: crate::service::GameView| text::post(&news, &view, s);
-    Ok(match command {
-        Command::Help { command: None } => help(),
-        Command::Help {
-            command: Some(name),
-        } => commands::help_for(&name, |usage| usage.trim_start_matches('/').to_string())
-            .ok_or(ServiceError::UnknownCommand(name))?,
-        Command::Challenge {
-            opponent,
-            variant,
-            side,
-            days,
-            level,
-            from,
-            ..
-        } if opponent.key == taflbot().key => {
-            if from.is_some() {
-                return Err(commands::from_for_bot());
-            }
-            let view = svc
-                .play_bot(me, &taflbot(), &variant, side, days, level, None)
-                .await?;
-            let png = svc.game_picture(view.id).await?;
-            format!(
-                "{}\n{}\n{}",
-                text::bot_game_started(me, &view, s),
-                text::post(&News::Started, &view, s),
-                save(images, &format!("game-{}-0.png", view.id), &png)
-            )
-        }
-        Command::Challenge {
-            level: Some(level), ..
-        } => return Err(commands::level_for_people(level)),
-        Command::Challenge {
-            opponent,
-            variant,
-            side,
-            days,
-            level: None,
-            rated,
-            from,
-        } => {
-            let terms = Terms {
-                variant: &variant,
-                side,
-                days,
-                rated,
-                from: from.as_deref(),
-            };
-            let c = svc.offer(me, &opponent, &terms, None).await?;
-            text::challenge_made(&c, s)
-        }
-        Command::Accept { challenge } => {
-            let view = svc.accept(me, challenge, None).await?;
-            let (_, png) = svc.board(me, Some(view.id), None, false).await?;
-            format!(
-                "{}\n{}\n{}",
-                text::accepted(me, &view, s),
-                text::post(&News::Started, &view, s),
-                save(images, &format!("game-{}-0.png", view.id), &png)
-            )
-        }
-        Command::Decline { challenge } => {
-            let c = svc.decline(me, challenge).await?;
-            text::declined(me, &c, s)
-        }
-        Command::Cancel { challenge } => {
-            let c = svc.withdraw(me, challenge).await?;
-            text::withdrawn(me, &c, s)
-        }
-        Command::Move { mv, game } => {
-            let played = svc.play(me, game, None, &mv).await?;
-            played_reply(images, played)
-        }
-        Command::EndTurn { game } => played_reply(images, svc.end_turn(me, game, None).await?),
-        Command::Board { game, flip } => {
-            let (view, png) = svc.board(me, game, None, flip).await?;
-            let name = format!("game-{}-board.png", view.id);
-            format!(
-                "{}\n{}",
-                text::status_line(&view, s),
-                save(images, &name, &png)
-            )
-        }
-        Command::Games { player } => {
-            let whose = player.unwrap_or_else(|| me.clone());
-            let yours = whose.key == me.key;
-            text::games(&whose, yours, &svc.games(&whose).await?, s)
-        }
-        Command::Takeback {
-            game,
-            decline: true,
-        } => {
-            let view = svc.decline_takeback(me, game, None).await?;
-            text::news(&News::TakebackDeclined { by: me.clone() }, &view, s)
-        }
-        Command::Takeback {
-            game,
-            decline: false,
-        } => match svc.takeback(me, game, None).await? {
-            crate::service::Takeback::Asked { view, news } => text::post(&news, &view, s),
-            crate::service::Takeback::TakenBack(played) => played_reply(images, played),
-        },
-        Command::AcceptTakeback { game } => {
-            played_reply(images, svc.accept_takeback(me, game, None).await?)
-        }
-        Command::Notify { dm } => {
-            svc.set_direct_messages(me, dm).await?;
-            text::notify(dm, s)
-        }
-        Command::Vacation { set } => {
-            let v = match set {
-                Some(on) => svc.vacation(me, on).await?,
-                None => svc.vacation_status(me).await?,
-            };
-            text::vacation(&v, svc.vacation_days(), s)
-        }
-        Command::Leaderboard { variant, page } => {
-            let board = svc
-                .leaderboard(variant.as_deref(), page.unwrap_or(1).max(1) as usize)
-                .await?;
-            text::leaderboard(&board, s)
-        }
-        Command::Profile { player } => {
-            let whose = player.unwrap_or_else(|| me.clone());
-            let profile = svc.profile(&whose).await?;
-            match svc.rating_chart(&profile).await? {
-                Some(chart) => format!(
-                    "{}\n{}",
-                    text::profile(&profile, s),
-                    save(images, "profile.png", &chart)
-                ),
-                None => text::profile(&profile, s),
-            }
-        }
-        Command::Resign { game } => {
-            let view = svc.resign(me, game, None).await?;
-            ended(News::Resigned { by: me.clone() }, view)
-        }
-        Command::Abort { game } => {
-            let view = svc.abort(me, game, None).await?;
-            ended(News::Aborted { by: me.clone() }, view)
-        }
-        Command::Draw { game } => {
-            let (view, agreed) = svc.draw(me, game, None).await?;
-            let by = me.clone();
-            let news = if agreed {
-                News::DrawAgreed { by }
-            } else {
-                News::DrawOffered { by }
-            };
-            text::post(&news, &view, s)
-        }
-        Command::AcceptDraw { game } => {
-            let view = svc.accept_draw(me, game, None).await?;
-            ended(News::DrawAgreed { by: me.clone() }, view)
-        }
-        Command::DeclineDraw { game } => {
-            let view = svc.decline_draw(me, game, None).await?;
-            ended(News::DrawDeclined { by: me.clone() }, view)
-        }
-        Command::Rules { variant } => {
-            let v = crate::rules::Variant::by_id(&variant)
-                .ok_or(ServiceError::UnknownVariant(variant))?;
-            let png = svc.start_picture(v).await?;
-            format!(
-                "{}\n{}",
-                text::rules(v, s),
-                save(images, &format!("rules-{}.png", v.id), &png)
-            )
-        }
-        Command::Record { game } => svc.record(me, game, None).await?,
-        Command::Hint { game } => text::hint(&svc.hint(me, game, None).await?, s),
-        Command::Import { moves, variant } => {
-            let game = svc.import(&variant, &moves, usize::MAX).await?;
-            format!(
-                "{}\n{}\n{}",
-                game.summary,
-                game.record.trim_end(),
-                save(images, "import.png", &game.png)
-            )
-        }
-    })
+    let caller = Caller::local(me.clone(), taflbot());
+    let answer = commands::apply(service, &caller, command).await?;
+    Ok(show(me, answer, images))
 }
 
-/// The reply to a move: the news and where its picture went.
-fn played_reply(images: &Path, played: crate::service::Played) -> String {
-    let name = format!("game-{}-{}.png", played.view.id, played.view.turns);
-    format!(
-        "{}\n{}",
-        text::post(&played.news, &played.view, &Plain),
-        save(images, &name, &played.png)
-    )
+/// An answer as plain text, its pictures and files saved in `images`.
+fn show(me: &Person, answer: Answer, images: &Path) -> String {
+    let s = &Plain;
+    let mut lines: Vec<String> = Vec::new();
+    match answer {
+        Answer::News { view, news, png } => {
+            lines.push(text::post(&news, &view, s));
+            if let Some(png) = png {
+                let name = format!("game-{}-{}.png", view.id, view.turns);
+                lines.push(save(images, &name, &png));
+            }
+        }
+        Answer::Started {
+            view,
+            png,
+            against_bot,
+        } => {
+            lines.push(if against_bot {
+                text::bot_game_started(me, &view, s)
+            } else {
+                text::accepted(me, &view, s)
+            });
+            lines.push(text::post(&News::Started, &view, s));
+            if let Some(png) = png {
+                lines.push(save(images, &format!("game-{}-0.png", view.id), &png));
+            }
+        }
+        Answer::Challenged(c) => lines.push(text::challenge_made(&c, s)),
+        Answer::Declined(c) => lines.push(text::declined(me, &c, s)),
+        Answer::Withdrawn(c) => lines.push(text::withdrawn(me, &c, s)),
+        Answer::Board { view, png } => {
+            lines.push(text::status_line(&view, s));
+            lines.push(save(images, &format!("game-{}-board.png", view.id), &png));
+        }
+        Answer::Games { whose, yours, list } => lines.push(text::games(&whose, yours, &list, s)),
+        Answer::Leaderboard(board) => lines.push(text::leaderboard(&board, s)),
+        Answer::Profile { profile, chart } => {
+            lines.push(text::profile(&profile, s));
+            if let Some(chart) = chart {
+                lines.push(save(images, "profile.png", &chart));
+            }
+        }
+        Answer::Rules { variant, png } => {
+            lines.push(text::rules(variant, s));
+            lines.push(save(images, &format!("rules-{}.png", variant.id), &png));
+        }
+        Answer::Record(done) => {
+            lines.push(done.record.trim_end().to_string());
+            if let Some(gif) = done.gif {
+                lines.push(save(images, &format!("game-{}.gif", done.view.id), &gif));
+            }
+        }
+        Answer::Imported(game) => {
+            lines.push(game.summary);
+            lines.push(game.record.trim_end().to_string());
+            lines.push(save(images, "import.png", &game.png));
+        }
+        Answer::Hint(hint) => lines.push(text::hint(&hint, s)),
+        Answer::Vacation {
+            vacation,
+            days_a_year,
+        } => lines.push(text::vacation(&vacation, days_a_year, s)),
+        Answer::Notify(on) => lines.push(text::notify(on, s)),
+        Answer::Help(None) => lines.push(help()),
+        Answer::Help(Some(spec)) => lines.push(commands::help_for(spec, plain_usage)),
+    }
+    lines.join("\n")
 }

@@ -3,6 +3,7 @@
 use poise::serenity_prelude::ButtonStyle;
 
 use crate::commands::Command;
+use crate::rules::Variant;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Button {
@@ -20,10 +21,11 @@ pub enum Button {
     AcceptTakeback(i64),
     /// Decline the takeback asked in game N.
     DeclineTakeback(i64),
-    /// Page `page` of the leaderboard of the variant at `variant` in the variant table; the
-    /// button to the next page (`forward`) or the one before.
+    /// Page `page` of the leaderboard of `variant`; the button to the next page (`forward`) or
+    /// the one before. Its id names the variant by its id, so that a row added to the variant
+    /// table never changes what a button posted earlier shows.
     Page {
-        variant: usize,
+        variant: &'static Variant,
         page: usize,
         forward: bool,
     },
@@ -55,8 +57,11 @@ impl Button {
         let (action, n) = custom_id.split_once(':')?;
         if action == "page" {
             let (variant, page) = n.split_once(':')?;
-            let variant: usize = variant.parse().ok()?;
-            crate::rules::Variant::all().get(variant)?;
+            // Buttons posted before ids were used name the variant by its place in the table.
+            let variant = match variant.parse::<usize>() {
+                Ok(index) => Variant::all().get(index)?,
+                Err(_) => variant.parse().ok()?,
+            };
             return Some(Button::Page {
                 variant,
                 page: page.parse().ok()?,
@@ -117,9 +122,7 @@ impl Button {
                 decline: true,
             },
             Button::Page { variant, page, .. } => Command::Leaderboard {
-                variant: crate::rules::Variant::all()
-                    .get(variant)
-                    .map(|v| v.id.to_string()),
+                variant: Some(variant),
                 page: Some(page as i64),
             },
         }
@@ -143,13 +146,21 @@ mod tests {
         ] {
             assert_eq!(Button::parse(&b.custom_id()), Some(b));
         }
+        let fetlar = Variant::by_id("fetlar").unwrap();
         let page = Button::Page {
-            variant: 3,
+            variant: fetlar,
             page: 2,
             forward: true,
         };
+        assert_eq!(page.custom_id(), "page:fetlar:2");
         assert_eq!(Button::parse(&page.custom_id()), Some(page));
+        // An older button names the variant by its place in the table.
+        let third = Button::parse("page:3:2");
+        assert!(
+            matches!(third, Some(Button::Page { variant, .. }) if variant == &Variant::all()[3])
+        );
         assert_eq!(Button::parse("page:999:1"), None);
+        assert_eq!(Button::parse("page:chess:1"), None);
         assert_eq!(Button::parse("accept:x"), None);
         assert_eq!(Button::parse("launch:1"), None);
     }

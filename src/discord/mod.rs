@@ -129,17 +129,16 @@ impl Bot {
         };
         // News of the board (a move, the start) is delivered with the board as it is now.
         let news = notice.news();
-        let png = match news {
-            News::Started | News::Moved { .. } | News::TurnEnded { .. } | News::Update => {
-                match self.service.game_picture(view.id).await {
-                    Ok(png) => Some(png),
-                    Err(e) => {
-                        tracing::warn!(notice = notice.id, error = %e, "a kept post without its picture");
-                        None
-                    }
+        let png = if news.shows_board() {
+            match self.service.game_picture(view.id).await {
+                Ok(png) => Some(png),
+                Err(e) => {
+                    tracing::warn!(notice = notice.id, error = %e, "a kept post without its picture");
+                    None
                 }
             }
-            _ => None,
+        } else {
+            None
         };
         let reply = commands::news_reply(&news, &view, png);
         let nonce = format!("n{}", notice.id);

@@ -38,5 +38,5 @@ pub use setup::{parse_position, parse_setup, write_position};
 pub(crate) use square::SquareSet;
 pub use square::{Dir, ParseSquareError, Square, MAX_FILES, MAX_RANKS};
 pub use variant::{
-    Escape, Family, Jumps, KingCapture, Repetition, Rules, Terrain, Throne, Variant,
+    Escape, Family, Jumps, KingCapture, Repetition, Rules, Terrain, Throne, UnknownVariant, Variant,
 };

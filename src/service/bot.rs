@@ -8,9 +8,8 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use super::challenges::terms;
+use super::challenges::{self, Terms};
 use super::load::Loaded;
-use super::rows::SideChoice;
 use super::{Delivery, GameView, News, Notice, Person, Service, ServiceError, DAY};
 use crate::engine::{self, Settings, Step, LEVELS};
 use crate::notation::canonical;
@@ -61,15 +60,13 @@ impl BotQueue {
 }
 
 impl Service {
-    /// Starts a game against the bot (`bot` is how the front end names it) at once.
-    #[allow(clippy::too_many_arguments)]
+    /// Starts a game against the bot (`bot` is how the front end names it) at once, on the terms
+    /// of a challenge (never rated, never continued) at `level` (the default when none).
     pub async fn play_bot(
         &self,
         from: &Person,
         bot: &Person,
-        variant: &str,
-        side: SideChoice,
-        days: Option<u32>,
+        terms: &Terms<'_>,
         level: Option<u8>,
         channel: Option<&str>,
     ) -> Result<GameView, ServiceError> {
@@ -77,7 +74,11 @@ impl Service {
         if !LEVELS.contains(&level) {
             return Err(ServiceError::BadLevel(level));
         }
-        let (variant, days, human_attacks) = terms(from, bot, variant, side, days)?;
+        if terms.from.is_some() {
+            return Err(ServiceError::ContinuedForBot);
+        }
+        let variant = terms.variant;
+        let (days, human_attacks) = challenges::terms(from, bot, terms.side, terms.days)?;
         let now = self.now();
         let mut tx = self.write().await?;
         let human = self.player_id(&mut tx, from).await?;

@@ -27,17 +27,14 @@ pub(super) fn coin() -> Result<bool, ServiceError> {
     Ok(byte[0] & 1 == 1)
 }
 
-/// A challenge's terms, checked: the variant, the days per move, and whether the challenger
-/// attacks (a random side drawn now).
+/// A challenge's terms, checked: the days per move, and whether the challenger attacks (a random
+/// side drawn now).
 pub(super) fn terms(
     from: &Person,
     to: &Person,
-    variant: &str,
     side: SideChoice,
     days: Option<u32>,
-) -> Result<(&'static Variant, u32, bool), ServiceError> {
-    let variant =
-        Variant::by_id(variant).ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
+) -> Result<(u32, bool), ServiceError> {
     if from.key == to.key {
         return Err(ServiceError::SelfChallenge);
     }
@@ -50,14 +47,13 @@ pub(super) fn terms(
         SideChoice::Defenders => false,
         SideChoice::Random => coin()?,
     };
-    Ok((variant, days, attacks))
+    Ok((days, attacks))
 }
 
 /// What a challenge asks for.
 #[derive(Clone, Copy, Debug)]
 pub struct Terms<'a> {
-    /// A variant id.
-    pub variant: &'a str,
+    pub variant: &'static Variant,
     pub side: SideChoice,
     /// Days per move; [`DEFAULT_DAYS`] when not given.
     pub days: Option<u32>,
@@ -69,7 +65,7 @@ pub struct Terms<'a> {
 
 impl<'a> Terms<'a> {
     /// A rated game of `variant`, sides drawn by lot, the default days per move.
-    pub fn new(variant: &'a str) -> Terms<'a> {
+    pub fn new(variant: &'static Variant) -> Terms<'a> {
         Terms {
             variant,
             side: SideChoice::Random,
@@ -110,7 +106,7 @@ impl From<&ChallengeRow> for Challenge {
 }
 
 impl Service {
-    /// Challenges `to` to a rated game of `variant`.
+    /// Challenges `to` to a rated game of the variant with the id `variant`.
     pub async fn challenge(
         &self,
         from: &Person,
@@ -120,6 +116,7 @@ impl Service {
         days: Option<u32>,
         channel: Option<&str>,
     ) -> Result<Challenge, ServiceError> {
+        let variant: &'static Variant = variant.parse()?;
         let terms = Terms {
             side,
             days,
@@ -137,9 +134,13 @@ impl Service {
         channel: Option<&str>,
     ) -> Result<Challenge, ServiceError> {
         let Terms {
-            side, days, rated, ..
+            variant,
+            side,
+            days,
+            rated,
+            ..
         } = *terms;
-        let (variant, days, challenger_attacks) = self::terms(from, to, terms.variant, side, days)?;
+        let (days, challenger_attacks) = self::terms(from, to, side, days)?;
         // A game continued from elsewhere is read now, so that a list that does not replay is
         // refused to the challenger, not to the one who accepts.
         let continued = match terms.from {

@@ -5,7 +5,7 @@ use sqlx::SqliteConnection;
 
 use super::load::Loaded;
 use super::rows::{GameResult, GameStatus};
-use super::{GameView, Person, Service, ServiceError};
+use super::{GameNews, News, Person, Service, ServiceError};
 
 impl Service {
     /// Resigns a game.
@@ -14,22 +14,26 @@ impl Service {
         who: &Person,
         id: Option<i64>,
         channel: Option<&str>,
-    ) -> Result<GameView, ServiceError> {
+    ) -> Result<GameNews, ServiceError> {
         let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
         loaded.ensure_active()?;
         loaded.game.resign(seat)?;
         self.store_ending(&mut tx, &mut loaded).await?;
         tx.commit().await?;
-        Ok(loaded.view())
+        Ok(GameNews {
+            view: loaded.view(),
+            news: News::Resigned { by: who.clone() },
+        })
     }
 
-    /// Offers a draw, or accepts the opponent's open offer. True when the game ended in a draw.
+    /// Offers a draw (the news is [`News::DrawOffered`]), or accepts the opponent's open offer
+    /// ([`News::DrawAgreed`]: the game ended in a draw).
     pub async fn draw(
         &self,
         who: &Person,
         id: Option<i64>,
         channel: Option<&str>,
-    ) -> Result<(GameView, bool), ServiceError> {
+    ) -> Result<GameNews, ServiceError> {
         self.draw_or_offer(who, id, channel, true).await
     }
 
@@ -40,8 +44,8 @@ impl Service {
         who: &Person,
         id: Option<i64>,
         channel: Option<&str>,
-    ) -> Result<GameView, ServiceError> {
-        Ok(self.draw_or_offer(who, id, channel, false).await?.0)
+    ) -> Result<GameNews, ServiceError> {
+        self.draw_or_offer(who, id, channel, false).await
     }
 
     async fn draw_or_offer(
@@ -50,7 +54,7 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
         may_offer: bool,
-    ) -> Result<(GameView, bool), ServiceError> {
+    ) -> Result<GameNews, ServiceError> {
         let (mut tx, mut loaded, me) = self.open_active(who, id, channel).await?;
         let id = loaded.row.id;
         let agreed = matches!(loaded.row.draw_offer, Some(by) if by != me);
@@ -72,7 +76,15 @@ impl Service {
             loaded.row.draw_offer = Some(me);
         }
         tx.commit().await?;
-        Ok((loaded.view(), agreed))
+        let by = who.clone();
+        Ok(GameNews {
+            view: loaded.view(),
+            news: if agreed {
+                News::DrawAgreed { by }
+            } else {
+                News::DrawOffered { by }
+            },
+        })
     }
 
     /// Declines the opponent's open draw offer.
@@ -81,7 +93,7 @@ impl Service {
         who: &Person,
         id: Option<i64>,
         channel: Option<&str>,
-    ) -> Result<GameView, ServiceError> {
+    ) -> Result<GameNews, ServiceError> {
         let (mut tx, mut loaded, me) = self.open_active(who, id, channel).await?;
         let id = loaded.row.id;
         match loaded.row.draw_offer {
@@ -94,7 +106,10 @@ impl Service {
             .await?;
         tx.commit().await?;
         loaded.row.draw_offer = None;
-        Ok(loaded.view())
+        Ok(GameNews {
+            view: loaded.view(),
+            news: News::DrawDeclined { by: who.clone() },
+        })
     }
 
     /// Aborts a game before its first move: it ends with no result.
@@ -103,7 +118,7 @@ impl Service {
         who: &Person,
         id: Option<i64>,
         channel: Option<&str>,
-    ) -> Result<GameView, ServiceError> {
+    ) -> Result<GameNews, ServiceError> {
         let (mut tx, mut loaded, _) = self.open_game(who, id, channel, false).await?;
         let id = loaded.row.id;
         loaded.ensure_active()?;
@@ -120,7 +135,10 @@ impl Service {
         tx.commit().await?;
         loaded.row.status = GameStatus::Finished;
         loaded.row.result = GameResult::Aborted;
-        Ok(loaded.view())
+        Ok(GameNews {
+            view: loaded.view(),
+            news: News::Aborted { by: who.clone() },
+        })
     }
 
     /// The game `who` means, going on, in a write transaction, with `who`'s player id.

@@ -1,10 +1,9 @@
-//! Why a use case refused. The sentence a player reads is written in `text.rs`; `Display` gives it
-//! in plain text (for logs and the local mode).
+//! Why a use case refused. The sentence a player reads is written in `text/refusal.rs`, which
+//! also gives `Display` (plain text, for logs and the local mode).
 
 use crate::notation::MoveError;
 use crate::rules::IllegalMove;
 
-use super::text::{refusal, Plain};
 use super::{ChallengeStatus, Person};
 
 #[derive(Debug, thiserror::Error)]
@@ -24,6 +23,8 @@ pub enum ServiceError {
     BadLevel(u8),
     /// A level was given in a challenge to a person.
     LevelForPeople,
+    /// A game to continue was given in a challenge to taflbot, whose games begin at the start.
+    ContinuedForBot,
     /// The player has this many games against the bot going already.
     TooManyBotGames(i64),
     /// A hint is given in games against the bot and in finished games only.
@@ -136,12 +137,6 @@ impl ServiceError {
     }
 }
 
-impl std::fmt::Display for ServiceError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&refusal(self, &Plain))
-    }
-}
-
 impl From<sqlx::Error> for ServiceError {
     fn from(e: sqlx::Error) -> ServiceError {
         match e {
@@ -151,6 +146,12 @@ impl From<sqlx::Error> for ServiceError {
             }
             e => ServiceError::Database(e),
         }
+    }
+}
+
+impl From<crate::rules::UnknownVariant> for ServiceError {
+    fn from(e: crate::rules::UnknownVariant) -> ServiceError {
+        ServiceError::UnknownVariant(e.0)
     }
 }
 

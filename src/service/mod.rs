@@ -124,6 +124,21 @@ impl GameView {
         self.thread.as_deref().or(self.channel.as_deref())
     }
 
+    /// Whether taflbot is to move, in a game against it that goes on.
+    pub fn bot_to_move(&self) -> bool {
+        self.waiting_for.is_some() && self.bot.is_some_and(|(side, _)| side == self.to_move)
+    }
+
+    /// The players who are people: both, or taflbot's opponent.
+    pub fn people(&self) -> impl Iterator<Item = &Person> {
+        let bot = self.bot.map(|(side, _)| side as usize);
+        self.players
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| Some(*i) != bot)
+            .map(|(_, p)| p)
+    }
+
     /// The opponent of `who` (or `who`, when they do not play).
     pub fn opponent_of<'a>(&'a self, who: &'a Person) -> &'a Person {
         self.players
@@ -150,6 +165,14 @@ impl std::fmt::Debug for Played {
             self.png.len()
         )
     }
+}
+
+/// What a use case did to a game that needs no new picture (a resignation, a draw offered): the
+/// game after it, and the news.
+#[derive(Debug)]
+pub struct GameNews {
+    pub view: GameView,
+    pub news: News,
 }
 
 /// A game to take away: where it stands, its record, and a GIF of it when one fits.

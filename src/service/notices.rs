@@ -4,7 +4,7 @@
 
 use sqlx::SqliteConnection;
 
-use super::{Person, Service, ServiceError};
+use super::{GameView, Person, Service, ServiceError};
 
 /// What happened in a game: the news a front end posts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,6 +79,13 @@ pub enum NoticeKind {
     TakebackDeclined,
 }
 
+/// The stored name, also shown by the local mode.
+impl std::fmt::Display for NoticeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl NoticeKind {
     /// The stored name, also shown by the local mode.
     pub fn as_str(self) -> &'static str {
@@ -124,6 +131,54 @@ impl News {
 
     pub fn kind(&self) -> NoticeKind {
         self.parts().0
+    }
+
+    /// The players a post of this news pings: the one it addresses, never anyone it only names.
+    pub fn addressees<'a>(&'a self, view: &'a GameView) -> Vec<&'a Person> {
+        match self {
+            News::Reminder { to } => vec![to],
+            News::DrawOffered { by } | News::TakebackAsked { by, .. } => {
+                view.players.iter().filter(|p| p.key != by.key).collect()
+            }
+            News::DrawDeclined { .. } | News::TakebackDeclined { .. } => Vec::new(),
+            _ => match &view.waiting_for {
+                Some(_) if view.bot_to_move() => Vec::new(),
+                Some(next) => vec![next],
+                None => view.people().collect(),
+            },
+        }
+    }
+
+    /// Whether this news calls on `to` to act (their turn, a reminder): what a direct message
+    /// tells a player who asked for them.
+    pub fn calls_on(&self, view: &GameView, to: &Person) -> bool {
+        match self {
+            News::Reminder { to: reminded } => reminded.key == to.key,
+            News::Started
+            | News::Moved { .. }
+            | News::TurnEnded { .. }
+            | News::TakebackAccepted { .. } => {
+                view.waiting_for.as_ref().is_some_and(|w| w.key == to.key)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the news is posted where the game is played. A decline is not: it only answers
+    /// the one who declined (in place of the offer's buttons).
+    pub fn posted(&self) -> bool {
+        !matches!(
+            self,
+            News::DrawDeclined { .. } | News::TakebackDeclined { .. }
+        )
+    }
+
+    /// Whether a post of this news carries the board as it is now (a move, the start).
+    pub fn shows_board(&self) -> bool {
+        matches!(
+            self,
+            News::Started | News::Moved { .. } | News::TurnEnded { .. } | News::Update
+        )
     }
 }
 

@@ -208,9 +208,7 @@ impl Service {
     }
 
     /// The defenders' advantage in a variant now, in rating points (for `/rules` and the tests).
-    pub async fn side_advantage(&self, variant: &str) -> Result<f64, ServiceError> {
-        let v = Variant::by_id(variant)
-            .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
+    pub async fn side_advantage(&self, v: &'static Variant) -> Result<f64, ServiceError> {
         let mut conn = self.pool.acquire().await?;
         self.advantage(&mut conn, v, None).await
     }
@@ -219,10 +217,8 @@ impl Service {
     pub async fn rating(
         &self,
         who: &Person,
-        variant: &str,
+        v: &'static Variant,
     ) -> Result<Option<Rating>, ServiceError> {
-        let v = Variant::by_id(variant)
-            .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
         let rating: Option<RatingRow> = sqlx::query_as(
             "SELECT r.rating, r.deviation, r.volatility, r.rated_at
              FROM ratings r JOIN players p ON p.id = r.player WHERE p.key = ? AND r.variant = ?",
@@ -238,7 +234,7 @@ impl Service {
     /// players here): the players of this server with a rating in it, best first.
     pub async fn leaderboard(
         &self,
-        variant: Option<&str>,
+        variant: Option<&'static Variant>,
         page: usize,
     ) -> Result<Leaderboard, ServiceError> {
         let guild = match &self.scope {
@@ -254,9 +250,7 @@ impl Service {
         };
         let mut conn = self.pool.acquire().await?;
         let variant = match variant {
-            Some(id) => {
-                Variant::by_id(id).ok_or_else(|| ServiceError::UnknownVariant(id.to_string()))?
-            }
+            Some(v) => v,
             None => {
                 let busiest: Option<VariantId> = sqlx::query_scalar(&format!(
                     "SELECT r.variant {from} GROUP BY r.variant ORDER BY COUNT(*) DESC, r.variant LIMIT 1"

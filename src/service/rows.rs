@@ -69,6 +69,12 @@ pub enum ChallengeStatus {
     Expired,
 }
 
+impl std::fmt::Display for ChallengeStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl ChallengeStatus {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -98,15 +104,25 @@ impl SideChoice {
             SideChoice::Random => "random",
         }
     }
+}
 
-    /// Reads `attackers`, `defenders`, `random` (and Save the Standard's `red`, `gold`).
-    pub fn parse(s: &str) -> Option<SideChoice> {
+/// Reads `attackers`, `defenders`, `random` (and Save the Standard's `red`, `gold`).
+impl std::str::FromStr for SideChoice {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<SideChoice, ()> {
         match s.trim().to_ascii_lowercase().as_str() {
-            "attackers" | "attacker" | "a" | "red" => Some(SideChoice::Attackers),
-            "defenders" | "defender" | "d" | "gold" => Some(SideChoice::Defenders),
-            "random" | "any" | "r" => Some(SideChoice::Random),
-            _ => None,
+            "attackers" | "attacker" | "a" | "red" => Ok(SideChoice::Attackers),
+            "defenders" | "defender" | "d" | "gold" => Ok(SideChoice::Defenders),
+            "random" | "any" | "r" => Ok(SideChoice::Random),
+            _ => Err(()),
         }
+    }
+}
+
+impl std::fmt::Display for SideChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -7,15 +7,15 @@ use sqlx::SqliteConnection;
 
 use super::load::{play_moves, Loaded};
 use super::rows::GameStatus;
-use super::{News, Person, Played, Service, ServiceError, DAY};
+use super::{GameNews, News, Person, Played, Service, ServiceError, DAY};
 use crate::render::Theme;
 use crate::rules::write_position;
 
 /// What asking for a takeback did.
 #[derive(Debug)]
 pub enum Takeback {
-    /// The opponent is asked; `news` is the question to post.
-    Asked { view: super::GameView, news: News },
+    /// The opponent is asked; the news is the question to post.
+    Asked(GameNews),
     /// Taken back at once (the bot agrees): the game as it is now, with its picture.
     TakenBack(Played),
 }
@@ -63,13 +63,13 @@ impl Service {
             .await?;
         tx.commit().await?;
         loaded.row.takeback_by = Some(me);
-        Ok(Takeback::Asked {
+        Ok(Takeback::Asked(GameNews {
             view: loaded.view(),
             news: News::TakebackAsked {
                 by: who.clone(),
                 turn: turn.join(" "),
             },
-        })
+        }))
     }
 
     /// Agrees to the opponent's takeback: their last turn (and any reply since) is undone.
@@ -111,7 +111,7 @@ impl Service {
         who: &Person,
         id: Option<i64>,
         channel: Option<&str>,
-    ) -> Result<super::GameView, ServiceError> {
+    ) -> Result<GameNews, ServiceError> {
         let (mut tx, mut loaded, _) = self.open_takeback(who, id, channel).await?;
         sqlx::query("UPDATE games SET takeback_by = NULL WHERE id = ?")
             .bind(loaded.row.id)
@@ -119,7 +119,10 @@ impl Service {
             .await?;
         tx.commit().await?;
         loaded.row.takeback_by = None;
-        Ok(loaded.view())
+        Ok(GameNews {
+            view: loaded.view(),
+            news: News::TakebackDeclined { by: who.clone() },
+        })
     }
 
     /// The game `who` means, going on, with a takeback asked by their opponent (whose player id

@@ -125,12 +125,10 @@ impl Service {
     /// moves is refused before any work.
     pub async fn import(
         &self,
-        variant: &str,
+        v: &'static Variant,
         moves: &str,
         max_bytes: usize,
     ) -> Result<Imported, ServiceError> {
-        let v = Variant::by_id(variant)
-            .ok_or_else(|| ServiceError::UnknownVariant(variant.to_string()))?;
         let count = moves.split_whitespace().count();
         if count > MAX_IMPORT_MOVES || moves.len() > MAX_IMPORT_BYTES {
             return Err(ServiceError::ImportTooLong {

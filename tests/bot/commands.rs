@@ -93,7 +93,7 @@ fn options_are_read_by_kind() {
             c,
             Command::Challenge {
                 opponent: local("bob"),
-                variant: "tablut".into(),
+                variant: "tablut".parse().unwrap(),
                 side: SideChoice::Defenders,
                 days: None,
                 level: None,
@@ -145,9 +145,9 @@ fn the_local_mode_reads_words_and_named_options() {
             "alice".to_string(),
             Command::Challenge {
                 opponent: local("bob"),
-                variant: "tablut".into(),
+                variant: "tablut".parse().unwrap(),
                 side: SideChoice::Attackers,
-                days: Some(5),
+                days: taflbot::commands::Days::new(5),
                 level: None,
                 rated: true,
                 from: None
@@ -158,7 +158,7 @@ fn the_local_mode_reads_words_and_named_options() {
         read("alice challenge @taflbot brandubh level:2").unwrap().1,
         Command::Challenge {
             opponent: local("taflbot"),
-            variant: "brandubh".into(),
+            variant: "brandubh".parse().unwrap(),
             side: SideChoice::Random,
             days: None,
             level: Some(2),
@@ -197,7 +197,7 @@ fn the_local_mode_reads_words_and_named_options() {
         read("bob import d1-d3 e5-e2 variant:copenhagen").unwrap().1,
         Command::Import {
             moves: "d1-d3 e5-e2".into(),
-            variant: "copenhagen".into()
+            variant: "copenhagen".parse().unwrap()
         }
     );
     assert!(matches!(
@@ -267,4 +267,117 @@ fn one_day_is_one_day() {
     assert!(said.contains(", 1 day per move."), "{said}");
     assert!(said.contains("a friendly game of Tablut"), "{said}");
     assert!(said.ends_with("open until 2027-01-15 08:00 UTC."), "{said}");
+}
+
+/// A tour of every command and most refusals, as the local mode shows them, and the sentences of
+/// every kind of news and direct message: no sentence a player reads has a run of spaces (a
+/// wrapped string that lost its `\` continuation leaves one).
+#[tokio::test]
+async fn no_sentence_of_a_tour_of_the_commands_has_a_run_of_spaces() {
+    let pool = taflbot::store::open(":memory:").await.unwrap();
+    let clock = Arc::new(TestClock::new(1_800_000_000));
+    let svc = Service::new(pool, clock.clone());
+    let images = std::env::temp_dir().join(format!("taflbot-tour-{}", std::process::id()));
+    let script = "\
+alice help
+alice help challenge
+alice help decline draw
+alice rules tablut
+alice challenge @bob variant:tyr-11 side:attackers days:3
+bob decline
+alice challenge @bob variant:tyr-11
+carol challenge @dave variant:tablut days:4
+carol challenge @dave variant:tablut
+carol withdraw
+alice challenge @carol variant:tyr-11 side:attackers
+carol accept
+alice move d1-d3
+carol move e5-e9
+carol move e5-e2
+alice board flip
+alice games
+carol games player:@alice
+alice takeback
+alice takeback
+carol takeback decline:true
+carol draw
+alice decline draw
+carol draw
+alice draw
+alice record game:1
+alice hint game:1
+alice hint game:7
+dave challenge @taflbot variant:brandubh side:attackers level:1
+dave abort
+dave challenge @bob variant:brandubh level:2
+alice vacation
+alice vacation on
+alice vacation on
+alice vacation off
+alice notify dm:on
+alice notify dm:off
+alice leaderboard
+alice leaderboard variant:brandubh
+alice profile
+alice profile player:@erin
+alice import d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2
+alice import d1-d3 e5-e2 g1-g3 f4-c4 g3-e3
+erin resign game:1
+alice frobnicate
+alice move game:x
+";
+    let mut out = Vec::new();
+    taflbot::local::run(&svc, script.as_bytes(), &mut out, &images, false)
+        .await
+        .unwrap();
+    let mut said: Vec<String> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    // The tour reached what it meant to: answers, news and refusals of every kind.
+    for expected in [
+        "declined challenge #1",
+        "withdrew challenge #",
+        "accepted: game #",
+        "asks to take back their last turn",
+        "declined to take back",
+        "offers a draw",
+        "declined the draw",
+        "accepted the draw",
+        "takes on taflbot",
+        "called the game off",
+        "You are on vacation",
+        "direct message",
+        "ratings here",
+        "Profile of alice",
+        "moves of Copenhagen Hnefatafl 11x11 replayed",
+        "error: 4 days per move is not offered",
+        "error: a level is for games against taflbot",
+    ] {
+        assert!(
+            said.iter().any(|l| l.contains(expected)),
+            "{expected}:\n{}",
+            said.join("\n")
+        );
+    }
+    // The sentences that only Discord's deliveries make.
+    use taflbot::service::text::{self, Plain};
+    let view = svc.game(1).await.unwrap();
+    said.push(text::direct_messages_closed(&local("alice"), &Plain));
+    for news in [
+        taflbot::service::News::Started,
+        taflbot::service::News::Reminder { to: local("alice") },
+        taflbot::service::News::Timeout {
+            late: local("carol"),
+        },
+        taflbot::service::News::Update,
+    ] {
+        said.push(text::post(&news, &view, &Plain));
+        said.extend(text::direct_message(&news, &view, &local("alice"), &Plain));
+    }
+    for line in &said {
+        assert!(!line.contains("  "), "a run of spaces: {line:?}");
+    }
+    let _ = std::fs::remove_dir_all(&images);
 }

@@ -29,7 +29,7 @@ async fn continued(svc: &Service, variant: &str, from: &str) -> Result<i64, Serv
     let terms = Terms {
         side: SideChoice::Attackers,
         from: Some(from),
-        ..Terms::new(variant)
+        ..Terms::new(variant.parse().unwrap())
     };
     let c = svc.offer(&alice(), &bob(), &terms, None).await?;
     Ok(svc.accept(&bob(), Some(c.id), None).await?.id)
@@ -42,7 +42,7 @@ async fn a_corpus_game_goes_on_from_its_twentieth_move() {
     let terms = Terms {
         side: SideChoice::Attackers,
         from: Some(&opening),
-        ..Terms::new("copenhagen")
+        ..Terms::new("copenhagen".parse().unwrap())
     };
     let c = svc.offer(&alice(), &bob(), &terms, None).await.unwrap();
     assert_eq!(c.continued, Some(20));

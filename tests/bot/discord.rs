@@ -1722,9 +1722,11 @@ async fn after_a_restart_the_bot_plays_where_it_is_to_move() {
         .play_bot(
             &alice,
             &me,
-            "tablut",
-            taflbot::service::SideChoice::Defenders,
-            None,
+            &taflbot::service::Terms {
+                side: taflbot::service::SideChoice::Defenders,
+                days: None,
+                ..taflbot::service::Terms::new("tablut".parse().unwrap())
+            },
             Some(1),
             Some(&CHANNEL.to_string()),
         )

@@ -20,7 +20,7 @@ async fn begun(svc: &Service, attacker: &Person, defender: &Person, rated: bool)
     let terms = Terms {
         side: SideChoice::Attackers,
         rated,
-        ..Terms::new("tyr-11")
+        ..Terms::new("tyr-11".parse().unwrap())
     };
     let c = svc.offer(attacker, defender, &terms, None).await.unwrap();
     svc.accept(defender, Some(c.id), None).await.unwrap().id
@@ -129,7 +129,7 @@ async fn three_rated_games_store_what_the_crate_computes() {
 
     // 1. alice attacks, bob resigns.
     let g1 = begun(&svc, &alice(), &bob(), true).await;
-    let view = svc.resign(&bob(), Some(g1), None).await.unwrap();
+    let view = svc.resign(&bob(), Some(g1), None).await.unwrap().view;
     let (mut al, mut bo) = by_crate(start, start, Outcomes::WIN, rating::advantage(0.0, 0));
     let changes = view.ratings.expect("a rated result shows its changes");
     assert!(close(changes[0].before, 1500.0) && close(changes[0].after, al.rating));
@@ -151,7 +151,9 @@ async fn three_rated_games_store_what_the_crate_computes() {
     clock.advance(3 * DAY);
     let g3 = begun(&svc, &alice(), &bob(), true).await;
     svc.draw(&alice(), Some(g3), None).await.unwrap();
-    let (view, agreed) = svc.draw(&bob(), Some(g3), None).await.unwrap();
+    let said = svc.draw(&bob(), Some(g3), None).await.unwrap();
+    let agreed = matches!(said.news, taflbot::service::News::DrawAgreed { .. });
+    let view = said.view;
     assert!(agreed);
     let (a3, b3) = by_crate(
         grown(al, 3.0),
@@ -163,7 +165,11 @@ async fn three_rated_games_store_what_the_crate_computes() {
     assert!(view.ratings.is_some());
 
     for (who, expected) in [(alice(), al), (bob(), bo)] {
-        let stored = svc.rating(&who, "tyr-11").await.unwrap().unwrap();
+        let stored = svc
+            .rating(&who, "tyr-11".parse().unwrap())
+            .await
+            .unwrap()
+            .unwrap();
         assert!(
             close(stored.rating, expected.rating),
             "{stored:?} {expected:?}"
@@ -172,7 +178,7 @@ async fn three_rated_games_store_what_the_crate_computes() {
         assert!(close(stored.volatility, expected.volatility), "{stored:?}");
     }
     // The side advantage now counts the three results: the defenders scored a half of three.
-    let now = svc.side_advantage("tyr-11").await.unwrap();
+    let now = svc.side_advantage("tyr-11".parse().unwrap()).await.unwrap();
     assert!(close(now, rating::advantage(0.5, 3)));
 }
 
@@ -181,11 +187,11 @@ async fn friendly_aborted_and_bot_games_are_never_rated() {
     let (svc, _) = service().await;
     // A friendly game.
     let g = begun(&svc, &alice(), &bob(), false).await;
-    let view = svc.resign(&bob(), Some(g), None).await.unwrap();
+    let view = svc.resign(&bob(), Some(g), None).await.unwrap().view;
     assert!(!view.rated && view.ratings.is_none());
     // An aborted game.
     let g = begun(&svc, &alice(), &bob(), true).await;
-    let view = svc.abort(&alice(), Some(g), None).await.unwrap();
+    let view = svc.abort(&alice(), Some(g), None).await.unwrap().view;
     assert!(view.rated && view.ratings.is_none());
     // A game against the bot, resigned.
     let bot = Person::new("bot", "taflbot");
@@ -193,9 +199,11 @@ async fn friendly_aborted_and_bot_games_are_never_rated() {
         .play_bot(
             &alice(),
             &bot,
-            "tyr-11",
-            SideChoice::Defenders,
-            None,
+            &taflbot::service::Terms {
+                side: SideChoice::Defenders,
+                days: None,
+                ..taflbot::service::Terms::new("tyr-11".parse().unwrap())
+            },
             Some(1),
             None,
         )
@@ -203,8 +211,16 @@ async fn friendly_aborted_and_bot_games_are_never_rated() {
         .unwrap();
     assert!(!view.rated);
     svc.resign(&alice(), Some(view.id), None).await.unwrap();
-    assert_eq!(svc.rating(&alice(), "tyr-11").await.unwrap(), None);
-    assert_eq!(svc.rating(&bob(), "tyr-11").await.unwrap(), None);
+    assert_eq!(
+        svc.rating(&alice(), "tyr-11".parse().unwrap())
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        svc.rating(&bob(), "tyr-11".parse().unwrap()).await.unwrap(),
+        None
+    );
     assert!(matches!(
         svc.leaderboard(None, 1).await,
         Err(ServiceError::NoRatings(None))
@@ -215,7 +231,7 @@ async fn friendly_aborted_and_bot_games_are_never_rated() {
 async fn a_rated_result_post_shows_both_changes() {
     let (svc, _) = service().await;
     let g = begun(&svc, &alice(), &bob(), true).await;
-    let view = svc.resign(&bob(), Some(g), None).await.unwrap();
+    let view = svc.resign(&bob(), Some(g), None).await.unwrap().view;
     let said = text::status_line(&view, &Plain);
     let [a, b] = view.ratings.unwrap();
     assert!(a.after > 1500.0 && b.after < 1500.0);
@@ -268,7 +284,7 @@ async fn leaderboards_are_per_server_sorted_and_paged() {
         .all(|w| w[0].rating.rating >= w[1].rating.rating));
     assert_eq!(first.lines[0].player.key, "p0", "{:?}", first.lines[0]);
     assert!(first.lines.iter().all(|r| !r.player.key.starts_with('u')));
-    let second = here.leaderboard(Some("tyr-11"), 2).await.unwrap();
+    let second = here.leaderboard("tyr-11".parse().ok(), 2).await.unwrap();
     assert_eq!(second.lines.len(), 5);
     assert_eq!(second.lines[0].rank, 16);
     // Past the last page: the last page.
@@ -282,7 +298,7 @@ async fn leaderboards_are_per_server_sorted_and_paged() {
     let other = there.leaderboard(None, 1).await.unwrap();
     assert_eq!(other.players, 2);
     assert!(matches!(
-        here.leaderboard(Some("tablut"), 1).await,
+        here.leaderboard("tablut".parse().ok(), 1).await,
         Err(ServiceError::NoRatings(Some(_)))
     ));
     assert!(matches!(
@@ -326,7 +342,7 @@ async fn a_profile_counts_results_by_side_and_draws_the_ratings() {
     let terms = Terms {
         rated: false,
         side: SideChoice::Attackers,
-        ..Terms::new("tablut")
+        ..Terms::new("tablut".parse().unwrap())
     };
     let c = svc.offer(&alice(), &bob(), &terms, None).await.unwrap();
     let g = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;

@@ -179,7 +179,7 @@ async fn refusals_say_what_was_wrong() {
 async fn endings_resign_draw_abort() {
     let (svc, _) = service(":memory:").await;
     let g1 = started(&svc).await;
-    let view = svc.resign(&bob(), Some(g1), None).await.unwrap();
+    let view = svc.resign(&bob(), Some(g1), None).await.unwrap().view;
     assert_eq!(view.outcome.unwrap().winner, Some(Side::Attackers));
     assert_eq!(view.outcome.unwrap().reason, Reason::Resignation);
     assert_eq!(
@@ -191,7 +191,9 @@ async fn endings_resign_draw_abort() {
     );
 
     let g2 = started(&svc).await;
-    let (offered, agreed) = svc.draw(&alice(), Some(g2), None).await.unwrap();
+    let said = svc.draw(&alice(), Some(g2), None).await.unwrap();
+    let agreed = matches!(said.news, taflbot::service::News::DrawAgreed { .. });
+    let offered = said.view;
     assert!(!agreed);
     assert_eq!(offered.draw_offer.unwrap().name, "alice");
     let twice = svc.draw(&alice(), Some(g2), None).await.unwrap_err();
@@ -201,12 +203,14 @@ async fn endings_resign_draw_abort() {
     );
     svc.decline_draw(&bob(), Some(g2), None).await.unwrap();
     svc.draw(&alice(), Some(g2), None).await.unwrap();
-    let (drawn, agreed) = svc.draw(&bob(), Some(g2), None).await.unwrap();
+    let said = svc.draw(&bob(), Some(g2), None).await.unwrap();
+    let agreed = matches!(said.news, taflbot::service::News::DrawAgreed { .. });
+    let drawn = said.view;
     assert!(agreed);
     assert_eq!(drawn.outcome.unwrap().reason, Reason::Agreement);
 
     let g3 = started(&svc).await;
-    let aborted = svc.abort(&bob(), Some(g3), None).await.unwrap();
+    let aborted = svc.abort(&bob(), Some(g3), None).await.unwrap().view;
     assert!(aborted.aborted);
     let g4 = started(&svc).await;
     svc.play(&alice(), Some(g4), None, "d1-d3").await.unwrap();
@@ -553,7 +557,11 @@ async fn without_a_game_number_the_game_is_found_or_the_choice_asked_for() {
     assert_eq!(elsewhere.to_string(), several.to_string());
     // A game's own thread names it.
     svc.set_thread(second, Some("thread-2")).await.unwrap();
-    let view = svc.resign(&alice(), None, Some("thread-2")).await.unwrap();
+    let view = svc
+        .resign(&alice(), None, Some("thread-2"))
+        .await
+        .unwrap()
+        .view;
     assert_eq!(view.id, second);
     let (only, moves) = svc.legal_moves(&alice(), None, None).await.unwrap();
     assert_eq!(only, first);
@@ -638,7 +646,7 @@ async fn a_draw_offer_lasts_until_the_opponent_moves_and_accepting_never_offers(
     assert!(matches!(e, ServiceError::NoDrawOffer(_)), "{e}");
     // An offer answered by the Accept draw button ends the game.
     svc.draw(&alice(), Some(id), None).await.unwrap();
-    let drawn = svc.accept_draw(&bob(), Some(id), None).await.unwrap();
+    let drawn = svc.accept_draw(&bob(), Some(id), None).await.unwrap().view;
     assert!(drawn.outcome.is_some_and(|o| o.winner.is_none()));
 }
 

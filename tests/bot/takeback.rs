@@ -46,7 +46,8 @@ async fn a_takeback_agreed_undoes_the_turn_and_the_reply_since() {
     let game = game_after(&svc, &["d1-d3", "f8-g8", "h1-h3"]).await;
     let before = svc.game(game).await.unwrap();
     // bob asks to take back f8-g8; alice has replied since, so h1-h3 goes too.
-    let Takeback::Asked { view, news } = svc.takeback(&bob(), Some(game), None).await.unwrap()
+    let Takeback::Asked(taflbot::service::GameNews { view, news }) =
+        svc.takeback(&bob(), Some(game), None).await.unwrap()
     else {
         panic!("asked, not taken back")
     };
@@ -98,7 +99,8 @@ async fn a_takeback_declined_or_overtaken_by_a_move_leaves_the_game() {
     let view = svc
         .decline_takeback(&bob(), Some(game), None)
         .await
-        .unwrap();
+        .unwrap()
+        .view;
     assert_eq!(view.takeback, None);
     assert_eq!(stored_moves(&svc, game).await, vec!["d1-d3"]);
     assert!(matches!(
@@ -155,9 +157,11 @@ async fn the_bot_agrees_at_once() {
         .play_bot(
             &alice(),
             &bot,
-            "tyr-11",
-            SideChoice::Attackers,
-            None,
+            &taflbot::service::Terms {
+                side: SideChoice::Attackers,
+                days: None,
+                ..taflbot::service::Terms::new("tyr-11".parse().unwrap())
+            },
             Some(1),
             None,
         )

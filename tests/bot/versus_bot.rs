@@ -30,9 +30,11 @@ async fn versus(svc: &Service, variant: &str, side: SideChoice, level: u8) -> i6
     svc.play_bot(
         &alice(),
         &taflbot(),
-        variant,
-        side,
-        None,
+        &taflbot::service::Terms {
+            side,
+            days: None,
+            ..taflbot::service::Terms::new(variant.parse().unwrap())
+        },
         Some(level),
         Some("chan"),
     )
@@ -48,9 +50,11 @@ async fn the_bot_answers_a_move_once_and_its_notice_is_kept_until_delivered() {
         .play_bot(
             &alice(),
             &taflbot(),
-            "brandubh",
-            SideChoice::Attackers,
-            Some(2),
+            &taflbot::service::Terms {
+                side: SideChoice::Attackers,
+                days: Some(2),
+                ..taflbot::service::Terms::new("brandubh".parse().unwrap())
+            },
             Some(2),
             Some("chan"),
         )
@@ -225,9 +229,11 @@ async fn the_bots_limits() {
         .play_bot(
             &alice(),
             &taflbot(),
-            "brandubh",
-            SideChoice::Random,
-            None,
+            &taflbot::service::Terms {
+                side: SideChoice::Random,
+                days: None,
+                ..taflbot::service::Terms::new("brandubh".parse().unwrap())
+            },
             Some(6),
             None,
         )
@@ -240,9 +246,11 @@ async fn the_bots_limits() {
         .play_bot(
             &alice(),
             &taflbot(),
-            "brandubh",
-            SideChoice::Random,
-            None,
+            &taflbot::service::Terms {
+                side: SideChoice::Random,
+                days: None,
+                ..taflbot::service::Terms::new("brandubh".parse().unwrap())
+            },
             None,
             None,
         )

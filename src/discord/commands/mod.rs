@@ -1,13 +1,11 @@
 //! The slash commands and buttons. The commands are registered from the one command table
-//! (`crate::commands`); a slash command or a pressed button is read into a [`Command`] and run by
-//! one function per command, grouped by topic: challenges, play, views and help. A handler calls
-//! the service and shows the result; every refusal comes back through `?` to one place that
-//! answers it privately in the service's words.
+//! (`crate::commands`); a slash command or a pressed button is read into a [`Command`], applied by
+//! [`commands::apply`] under the shutdown guard, and its answer shown by `show.rs`. Every refusal
+//! comes back to one place ([`refuse`]) that answers it privately in the service's words. The
+//! completions offered while a player types are in `complete.rs`.
 
-mod challenges;
-mod help;
-mod play;
-mod views;
+mod complete;
+mod show;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,12 +19,12 @@ use super::button::Button;
 use super::post::{Reply, Responder};
 use super::style::DiscordStyle;
 use super::{Bot, Error};
-use crate::commands::{Command, Kind, Spec, Value, COMMANDS, SIDES, SWITCH};
-use crate::service::text::{self, sentence};
-use crate::service::{GameView, News, Person, Scope, Service, ServiceError, Terms};
+use crate::commands::{self, Caller, Command, Kind, Spec, Value, COMMANDS, SIDES, SWITCH};
+use crate::service::text::{self, sentence, Style};
+use crate::service::{Person, Scope, Service, ServiceError};
 
-pub use help::{help_for, help_text};
-pub use play::matching_moves;
+pub use complete::matching_moves;
+pub use show::news_reply;
 
 type AppContext<'a> = poise::ApplicationContext<'a, Arc<Bot>, Error>;
 type Framework<'a> = poise::FrameworkError<'a, Arc<Bot>, Error>;
@@ -66,17 +64,19 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
         b.kind(CommandOptionType::Integer)
     }
     fn level(b: CreateCommandOption) -> CreateCommandOption {
+        let levels = crate::engine::LEVELS;
         b.kind(CommandOptionType::Integer)
-            .min_int_value(1)
-            .max_int_value(5)
+            .min_int_value(u64::from(*levels.start()))
+            .max_int_value(u64::from(*levels.end()))
     }
     fn page(b: CreateCommandOption) -> CreateCommandOption {
         b.kind(CommandOptionType::Integer).min_int_value(1)
     }
     fn days(b: CreateCommandOption) -> CreateCommandOption {
+        let days = crate::service::DAYS_PER_MOVE;
         b.kind(CommandOptionType::Integer)
-            .min_int_value(1)
-            .max_int_value(14)
+            .min_int_value(u64::from(days[0]))
+            .max_int_value(u64::from(days[days.len() - 1]))
     }
     fn flag(b: CreateCommandOption) -> CreateCommandOption {
         b.kind(CommandOptionType::Boolean)
@@ -115,9 +115,9 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
             Kind::User => user,
         }),
         autocomplete_callback: match o.kind {
-            Kind::Variant => Some(|ctx, partial| Box::pin(views::variants(ctx, partial))),
-            Kind::Move => Some(|ctx, partial| Box::pin(play::legal_moves(ctx, partial))),
-            Kind::Game => Some(|ctx, partial| Box::pin(views::my_games(ctx, partial))),
+            Kind::Variant => Some(|ctx, partial| Box::pin(complete::variants(ctx, partial))),
+            Kind::Move => Some(|ctx, partial| Box::pin(complete::legal_moves(ctx, partial))),
+            Kind::Game => Some(|ctx, partial| Box::pin(complete::my_games(ctx, partial))),
             _ => None,
         },
         __non_exhaustive: (),
@@ -170,15 +170,11 @@ pub struct Call<'a> {
     bot: &'a Bot,
     /// The service as seen from the server the interaction comes from.
     service: Service,
-    who: Person,
-    channel: ChannelId,
+    /// Who asks, from where, and what the answer may carry.
+    caller: Caller,
     responder: Responder<'a>,
     /// A button was pressed: answers replace its message.
     pressed: bool,
-    /// The users named in the options who are bots.
-    bots: Vec<serenity::UserId>,
-    /// The most bytes of files an answer here may carry.
-    upload_limit: usize,
 }
 
 impl<'a> Call<'a> {
@@ -194,85 +190,16 @@ impl<'a> Call<'a> {
             http,
             bot,
             service: scoped(bot, guild),
-            who,
-            channel,
+            caller: Caller {
+                who,
+                channel: Some(channel.to_string()),
+                taflbot: bot.user.clone(),
+                bots: Vec::new(),
+                upload_limit: upload_limit(upload_limit_given),
+            },
             responder: Responder::new(http, id, token, &bot.answers),
             pressed: false,
-            bots: Vec::new(),
-            upload_limit: upload_limit(upload_limit_given),
         }
-    }
-
-    fn channel(&self) -> String {
-        self.channel.to_string()
-    }
-
-    /// Sends an answer, logging a failure (the retries are over by then; the user sees Discord's
-    /// own "did not respond").
-    async fn answer(&self, reply: Reply) {
-        if let Err(e) = self.responder.send(&reply).await {
-            tracing::warn!(error = %e, "could not answer an interaction");
-        }
-    }
-
-    /// Answers a command with a message, or a pressed button by replacing its message.
-    async fn settle(&self, reply: Reply) {
-        if let Err(e) = self.responder.settle(&reply, self.pressed).await {
-            tracing::warn!(error = %e, "could not answer an interaction");
-        }
-    }
-
-    /// The nonce of a post made for this interaction: the same on every retry, unique to it.
-    fn nonce(&self) -> String {
-        format!("i{}", self.responder.interaction().get())
-    }
-
-    /// Shows a game's news: as the answer when the command was used in the game's thread,
-    /// otherwise in the thread with a private note as the answer. A post that cannot be made now
-    /// is left with the service and delivered later; the game itself is already stored.
-    async fn publish(&self, view: &GameView, news: News, png: Option<Vec<u8>>) {
-        let reply = news_reply(&news, view, png);
-        if view.place() == Some(self.channel().as_str()) {
-            match self.responder.send(&reply).await {
-                Ok(()) => {
-                    self.bot.direct_messages(self.http, view, &news).await;
-                    return;
-                }
-                Err(e) => {
-                    tracing::warn!(game = view.id, error = %e, "the answer failed; posting instead")
-                }
-            }
-        } else {
-            let note = text::posted_elsewhere(view, STYLE);
-            self.answer(Reply::private(note)).await;
-        }
-        let nonce = self.nonce();
-        self.bot
-            .post_or_keep(self.http, view, &news, &reply, &nonce)
-            .await;
-        self.bot.direct_messages(self.http, view, &news).await;
-    }
-}
-
-/// A game's news as a message: the sentence, the board when there is one, the pings and the
-/// buttons it calls for.
-pub fn news_reply(news: &News, view: &GameView, png: Option<Vec<u8>>) -> Reply {
-    let mut reply =
-        Reply::text(text::post(news, view, STYLE)).mention(user_ids(text::pinged(news, view)));
-    if let Some(png) = png.filter(|png| !png.is_empty()) {
-        reply = reply.board(png);
-    }
-    match news {
-        News::DrawOffered { .. } => reply
-            .button(Button::AcceptDraw(view.id))
-            .button(Button::DeclineDraw(view.id)),
-        News::TakebackAsked { .. } => reply
-            .button(Button::AcceptTakeback(view.id))
-            .button(Button::DeclineTakeback(view.id)),
-        _ if view.open_chain && view.waiting_for.is_some() => {
-            reply.button(Button::EndTurn(view.id))
-        }
-        _ => reply,
     }
 }
 
@@ -289,22 +216,32 @@ pub fn refusal(e: &ServiceError) -> String {
     sentence(&text::refusal(e, STYLE))
 }
 
+/// The help text of `/help`, made from the command table.
+pub fn help_text() -> String {
+    commands::help(|usage| STYLE.code(usage))
+}
+
+/// The help text of one command, as Discord shows it.
+pub fn help_for(name: &str) -> Result<String, ServiceError> {
+    commands::help_spec(name)
+        .map(|spec| commands::help_for(spec, |usage| STYLE.code(usage)))
+        .ok_or_else(|| ServiceError::UnknownCommand(name.to_string()))
+}
+
 // ----- running a command -----
 
-/// Runs a command for the caller, deferring the answer when the work is not done soon (Discord
-/// waits 3 seconds); a refusal from anywhere in it is answered here.
+/// Runs a command for the caller under the shutdown guard (a SIGTERM lets it finish and be
+/// answered), deferring the answer when the work is not done soon (Discord waits 3 seconds); a
+/// refusal from anywhere in it is answered here.
 async fn run(c: &Call<'_>, command: Command) {
+    let _working = c.bot.inflight.enter();
     // A pressed button whose answer replaces its message defers as an update of that message.
-    let update = c.pressed
-        && matches!(
-            command,
-            Command::Accept { .. }
-                | Command::Decline { .. }
-                | Command::DeclineDraw { .. }
-                | Command::Takeback { decline: true, .. }
-                | Command::Leaderboard { .. }
-        );
-    let work = dispatch(c, command);
+    let update = c.pressed && command.answers_in_place();
+    let work = async {
+        let answer = commands::apply(&c.service, &c.caller, command).await?;
+        show::show(c, answer).await;
+        Ok::<(), ServiceError>(())
+    };
     // The timer runs beside the work (never instead of it: the work may hold the responder while
     // an answer is on its way, and the deferral waits for that).
     let defer_later = async {
@@ -320,55 +257,6 @@ async fn run(c: &Call<'_>, command: Command) {
     };
     if let Err(e) = done {
         refuse(c, e).await
-    }
-}
-
-/// The one function that runs each command.
-async fn dispatch(c: &Call<'_>, command: Command) -> Result<(), ServiceError> {
-    match command {
-        Command::Challenge {
-            opponent,
-            variant,
-            side,
-            days,
-            level,
-            rated,
-            from,
-        } => {
-            let terms = Terms {
-                variant: &variant,
-                side,
-                days,
-                rated,
-                from: from.as_deref(),
-            };
-            challenges::challenge(c, opponent, terms, level).await
-        }
-        Command::Accept { challenge } => challenges::accept(c, challenge).await,
-        Command::Decline { challenge } => challenges::decline(c, challenge).await,
-        Command::Cancel { challenge } => challenges::cancel(c, challenge).await,
-        Command::Move { mv, game } => play::play(c, &mv, game).await,
-        Command::EndTurn { game } => play::end_turn(c, game).await,
-        Command::Resign { game } => play::resign(c, game).await,
-        Command::Abort { game } => play::abort(c, game).await,
-        Command::Draw { game } => play::draw(c, game).await,
-        Command::AcceptDraw { game } => play::accept_draw(c, game).await,
-        Command::DeclineDraw { game } => play::decline_draw(c, game).await,
-        Command::Takeback { game, decline } => play::takeback(c, game, decline).await,
-        Command::AcceptTakeback { game } => play::accept_takeback(c, game).await,
-        Command::Board { game, flip } => views::board(c, game, flip).await,
-        Command::Games { player } => views::games(c, player).await,
-        Command::Leaderboard { variant, page } => {
-            views::leaderboard(c, variant.as_deref(), page).await
-        }
-        Command::Profile { player } => views::profile(c, player).await,
-        Command::Rules { variant } => views::rules(c, &variant).await,
-        Command::Vacation { set } => views::vacation(c, set).await,
-        Command::Notify { dm } => views::notify(c, dm).await,
-        Command::Record { game } => views::record(c, game).await,
-        Command::Hint { game } => views::hint(c, game).await,
-        Command::Import { moves, variant } => views::import(c, &moves, &variant).await,
-        Command::Help { command } => help::help(c, command.as_deref()).await,
     }
 }
 
@@ -388,11 +276,11 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
         (interaction.id, &interaction.token),
         interaction.attachment_size_limit,
     );
-    c.bots = ctx
+    c.caller.bots = ctx
         .args
         .iter()
         .filter_map(|a| match &a.value {
-            serenity::ResolvedValue::User(u, _) if u.bot => Some(u.id),
+            serenity::ResolvedValue::User(u, _) if u.bot => Some(u.id.to_string()),
             _ => None,
         })
         .collect();

@@ -1,0 +1,97 @@
+//! What a command did, as data. [`super::apply`] makes it; each front end shows it: Discord as
+//! replies, posts, buttons and threads, the local mode as text and saved pictures.
+
+use super::Spec;
+use crate::rules::Variant;
+use crate::service::{
+    Challenge, Exported, GameSummary, GameView, Hint, Imported, Leaderboard, News, Person, Profile,
+    Vacation,
+};
+
+/// What a command did.
+pub enum Answer {
+    /// Something happened in a game (a move, a turn ended, a resignation, a game called off, a
+    /// draw or takeback offered, agreed or declined): the game after it, the news, and the board
+    /// when a move changed it. Who hears of it is the news's to say (`News::addressees`).
+    News {
+        view: GameView,
+        news: News,
+        png: Option<Vec<u8>>,
+    },
+    /// A game has begun: a challenge accepted, or a game against taflbot. `png` is the opening
+    /// board (none when it could not be drawn; the game is stored all the same).
+    Started {
+        view: GameView,
+        png: Option<Vec<u8>>,
+        against_bot: bool,
+    },
+    /// A challenge is made, for the challenged player to answer.
+    Challenged(Challenge),
+    /// A challenge declined by the challenged player.
+    Declined(Challenge),
+    /// A challenge withdrawn by the challenger.
+    Withdrawn(Challenge),
+    /// A game's board as it stands.
+    Board {
+        view: GameView,
+        png: Vec<u8>,
+    },
+    /// A player's games in progress; `yours` when the caller asked for their own.
+    Games {
+        whose: Person,
+        yours: bool,
+        list: Vec<GameSummary>,
+    },
+    Leaderboard(Leaderboard),
+    /// A profile, with the chart of the ratings when there is one.
+    Profile {
+        profile: Profile,
+        chart: Option<Vec<u8>>,
+    },
+    /// A variant's rules, with its start position.
+    Rules {
+        variant: &'static Variant,
+        png: Vec<u8>,
+    },
+    /// A game's record, with its GIF when that fits the upload limit.
+    Record(Exported),
+    /// A move list replayed.
+    Imported(Imported),
+    /// The engine's suggestion, for the caller only.
+    Hint(Hint),
+    /// Where the caller's vacation stands.
+    Vacation {
+        vacation: Vacation,
+        days_a_year: u32,
+    },
+    /// Direct messages on or off.
+    Notify(bool),
+    /// The help: all commands, or all about one.
+    Help(Option<&'static Spec>),
+}
+
+impl std::fmt::Debug for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let game = |view: &GameView| view.id;
+        match self {
+            Answer::News { view, news, .. } => write!(f, "News(#{}, {news:?})", game(view)),
+            Answer::Started { view, .. } => write!(f, "Started(#{})", game(view)),
+            Answer::Challenged(c) => write!(f, "Challenged(#{})", c.id),
+            Answer::Declined(c) => write!(f, "Declined(#{})", c.id),
+            Answer::Withdrawn(c) => write!(f, "Withdrawn(#{})", c.id),
+            Answer::Board { view, .. } => write!(f, "Board(#{})", game(view)),
+            Answer::Games { whose, list, .. } => {
+                write!(f, "Games({}, {} games)", whose.name, list.len())
+            }
+            Answer::Leaderboard(b) => write!(f, "Leaderboard({}, page {})", b.variant, b.page),
+            Answer::Profile { profile, .. } => write!(f, "Profile({})", profile.player.name),
+            Answer::Rules { variant, .. } => write!(f, "Rules({variant})"),
+            Answer::Record(e) => write!(f, "Record(#{})", e.view.id),
+            Answer::Imported(_) => f.write_str("Imported"),
+            Answer::Hint(h) => write!(f, "Hint(#{})", h.game),
+            Answer::Vacation { .. } => f.write_str("Vacation"),
+            Answer::Notify(on) => write!(f, "Notify({on})"),
+            Answer::Help(spec) => write!(f, "Help({:?})", spec.map(|s| s.name)),
+        }
+    }
+}

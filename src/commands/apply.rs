@@ -1,0 +1,200 @@
+//! The one place where a command becomes use cases of the service. Both front ends call
+//! [`apply`] and show the [`Answer`]; neither decides anything a command means.
+
+use super::{help_spec, Answer, Command};
+use crate::service::{GameNews, Person, Played, Service, ServiceError, Takeback, Terms};
+
+/// Who gives a command, and from where.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    pub who: Person,
+    /// The channel (or thread) the command was given in, where the front end has channels.
+    pub channel: Option<String>,
+    /// taflbot itself as the front end names it: a challenge to it is a game against the engine.
+    pub taflbot: Person,
+    /// The keys of the other bots the command names: they cannot be challenged.
+    pub bots: Vec<String>,
+    /// The most bytes of files an answer may carry.
+    pub upload_limit: usize,
+}
+
+impl Caller {
+    /// A caller in the local mode: no channels, no limit on files.
+    pub fn local(who: Person, taflbot: Person) -> Caller {
+        Caller {
+            who,
+            channel: None,
+            taflbot,
+            bots: Vec::new(),
+            upload_limit: usize::MAX,
+        }
+    }
+}
+
+/// The room a record's GIF leaves for the record itself.
+const RECORD_ROOM: usize = 4096;
+/// The room an import's GIF leaves for the record and the final board.
+const IMPORT_ROOM: usize = 256 * 1024;
+
+/// Runs `command` for `caller` and says what happened. Refusals come back as errors, in the
+/// service's words; nothing has changed then.
+pub async fn apply(
+    service: &Service,
+    caller: &Caller,
+    command: Command,
+) -> Result<Answer, ServiceError> {
+    let svc = service;
+    let me = &caller.who;
+    let here = caller.channel.as_deref();
+    Ok(match command {
+        Command::Challenge {
+            opponent,
+            variant,
+            side,
+            days,
+            level,
+            rated,
+            from,
+        } => {
+            let terms = Terms {
+                variant,
+                side,
+                days: days.map(|d| d.get()),
+                rated,
+                from: from.as_deref(),
+            };
+            if opponent.key == caller.taflbot.key {
+                let view = svc
+                    .play_bot(me, &caller.taflbot, &terms, level, here)
+                    .await?;
+                // The front end shows the game, then wakes the bot (`Service::wake_bot`), so
+                // that its first move never comes before the game is shown.
+                let png = opening(svc, view.id).await;
+                return Ok(Answer::Started {
+                    view,
+                    png,
+                    against_bot: true,
+                });
+            }
+            if caller.bots.contains(&opponent.key) {
+                return Err(ServiceError::NotAPerson);
+            }
+            if level.is_some() {
+                return Err(ServiceError::LevelForPeople);
+            }
+            Answer::Challenged(svc.offer(me, &opponent, &terms, here).await?)
+        }
+        Command::Accept { challenge } => {
+            let view = svc.accept(me, challenge, None).await?;
+            let png = opening(svc, view.id).await;
+            Answer::Started {
+                view,
+                png,
+                against_bot: false,
+            }
+        }
+        Command::Decline { challenge } => Answer::Declined(svc.decline(me, challenge).await?),
+        Command::Cancel { challenge } => Answer::Withdrawn(svc.withdraw(me, challenge).await?),
+        Command::Move { mv, game } => played(svc.play(me, game, here, &mv).await?),
+        Command::EndTurn { game } => played(svc.end_turn(me, game, here).await?),
+        Command::Resign { game } => told(svc.resign(me, game, here).await?),
+        Command::Abort { game } => told(svc.abort(me, game, here).await?),
+        Command::Draw { game } => told(svc.draw(me, game, here).await?),
+        Command::AcceptDraw { game } => told(svc.accept_draw(me, game, here).await?),
+        Command::DeclineDraw { game } => told(svc.decline_draw(me, game, here).await?),
+        Command::Takeback {
+            game,
+            decline: true,
+        } => told(svc.decline_takeback(me, game, here).await?),
+        Command::Takeback {
+            game,
+            decline: false,
+        } => match svc.takeback(me, game, here).await? {
+            Takeback::Asked(news) => told(news),
+            Takeback::TakenBack(p) => played(p),
+        },
+        Command::AcceptTakeback { game } => played(svc.accept_takeback(me, game, here).await?),
+        Command::Board { game, flip } => {
+            let (view, png) = svc.board(me, game, here, flip).await?;
+            Answer::Board { view, png }
+        }
+        Command::Games { player } => {
+            let whose = player.unwrap_or_else(|| me.clone());
+            let list = svc.games(&whose).await?;
+            Answer::Games {
+                yours: whose.key == me.key,
+                whose,
+                list,
+            }
+        }
+        Command::Leaderboard { variant, page } => {
+            let page = page.unwrap_or(1).clamp(1, i64::from(u32::MAX)) as usize;
+            Answer::Leaderboard(svc.leaderboard(variant, page).await?)
+        }
+        Command::Profile { player } => {
+            let whose = player.unwrap_or_else(|| me.clone());
+            let profile = svc.profile(&whose).await?;
+            let chart = svc.rating_chart(&profile).await?;
+            Answer::Profile { profile, chart }
+        }
+        Command::Rules { variant } => Answer::Rules {
+            variant,
+            png: svc.start_picture(variant).await?,
+        },
+        Command::Vacation { set } => {
+            let vacation = match set {
+                Some(on) => svc.vacation(me, on).await?,
+                None => svc.vacation_status(me).await?,
+            };
+            Answer::Vacation {
+                vacation,
+                days_a_year: svc.vacation_days(),
+            }
+        }
+        Command::Notify { dm } => {
+            svc.set_direct_messages(me, dm).await?;
+            Answer::Notify(dm)
+        }
+        Command::Record { game } => {
+            let room = caller.upload_limit.saturating_sub(RECORD_ROOM);
+            Answer::Record(svc.export(me, game, here, room).await?)
+        }
+        Command::Hint { game } => Answer::Hint(svc.hint(me, game, here).await?),
+        Command::Import { moves, variant } => {
+            let room = caller.upload_limit.saturating_sub(IMPORT_ROOM);
+            Answer::Imported(svc.import(variant, &moves, room).await?)
+        }
+        Command::Help { command } => Answer::Help(match command {
+            None => None,
+            Some(name) => Some(help_spec(&name).ok_or(ServiceError::UnknownCommand(name))?),
+        }),
+    })
+}
+
+fn played(p: Played) -> Answer {
+    Answer::News {
+        view: p.view,
+        news: p.news,
+        png: Some(p.png),
+    }
+}
+
+fn told(n: GameNews) -> Answer {
+    Answer::News {
+        view: n.view,
+        news: n.news,
+        png: None,
+    }
+}
+
+/// The opening board of a game that has just begun; none (and a word in the log) when it cannot
+/// be drawn, since the game is stored already and goes on without it.
+async fn opening(svc: &Service, game: i64) -> Option<Vec<u8>> {
+    match svc.game_picture(game).await {
+        Ok(png) => Some(png),
+        Err(e) => {
+            tracing::warn!(game, error = %e, "no opening picture");
+            None
+        }
+    }
+}

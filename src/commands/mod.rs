@@ -1,0 +1,357 @@
+//! Commands: what a player can ask of taflbot, read once and applied once, for both front ends.
+//!
+//! - `table.rs`: [`COMMANDS`], one row per command with its options, help and reader. Discord's
+//!   registration, the local mode's parser and both help texts are made from it.
+//! - `args.rs`: the options given, read into values ([`Days`], a `&'static Variant`, a level).
+//! - `apply.rs`: [`apply`], the one place where a [`Command`] becomes use cases of the service.
+//! - `answer.rs`: [`Answer`], what a command did, as data; each front end shows it its own way.
+//!
+//! A new command is its row (with its reader), its [`Command`] variant, one arm in [`apply`], its
+//! use case and its sentences. A front end changes only for a new kind of [`Answer`].
+
+// The facts that the help repeats are written once, here, as literals so that they can be part of
+// the table's constant text (macros defined before `mod table` are seen in it). A test in
+// `table.rs` holds them to the constants that the service and the engine check.
+
+/// The days per move a game may have (`service::DAYS_PER_MOVE`).
+macro_rules! days_per_move {
+    () => {
+        "1, 2, 3, 5, 7, 10 or 14"
+    };
+}
+/// The days per move when none are asked for (`service::DEFAULT_DAYS`).
+macro_rules! default_days {
+    () => {
+        "3"
+    };
+}
+/// taflbot's levels (`engine::LEVELS`).
+macro_rules! levels {
+    () => {
+        "1 (weakest) to 5"
+    };
+}
+/// taflbot's level when none is asked for (`engine::DEFAULT_LEVEL`).
+macro_rules! default_level {
+    () => {
+        "3"
+    };
+}
+
+mod answer;
+mod apply;
+mod args;
+mod table;
+
+pub use answer::Answer;
+pub use apply::{apply, Caller};
+pub use args::{Args, Days};
+pub use table::COMMANDS;
+
+use crate::rules::Variant;
+use crate::service::{Person, ServiceError, SideChoice};
+
+/// What an option holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Free text.
+    Text,
+    /// A variant id (completed as it is typed).
+    Variant,
+    /// A move (completed from the player's legal moves).
+    Move,
+    /// A game number (completed from the player's games).
+    Game,
+    /// A challenge number.
+    Challenge,
+    /// Days per move, one of `service::DAYS_PER_MOVE`.
+    Days,
+    /// Attackers, defenders or random (a choice).
+    Side,
+    /// The bot's level, one of `engine::LEVELS`.
+    Level,
+    /// A page number, from 1.
+    Page,
+    /// On or off (a choice).
+    Switch,
+    /// True or false (a flag: in the local mode, its name alone).
+    Flag,
+    /// A person.
+    User,
+}
+
+impl Kind {
+    /// What a value of this kind looks like, for refusals.
+    pub fn expected(self) -> &'static str {
+        match self {
+            Kind::Text | Kind::Move | Kind::Variant => "text",
+            Kind::Game => "a game number (write game:12)",
+            Kind::Challenge => "a challenge number",
+            Kind::Days => concat!("a number of days: ", days_per_move!()),
+            Kind::Side => "a side: attackers, defenders or random",
+            Kind::Level => concat!("a level from ", levels!()),
+            Kind::Page => "a page number",
+            Kind::Switch => "on or off",
+            Kind::Flag => "true or false",
+            Kind::User => "a player",
+        }
+    }
+}
+
+/// The choices of a [`Kind::Side`] option, in the order Discord numbers them.
+pub const SIDES: [SideChoice; 3] = [
+    SideChoice::Attackers,
+    SideChoice::Defenders,
+    SideChoice::Random,
+];
+
+/// The choices of a [`Kind::Switch`] option, in the order Discord numbers them.
+pub const SWITCH: [&str; 2] = ["on", "off"];
+
+/// One option of a command.
+#[derive(Debug)]
+pub struct Opt {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub kind: Kind,
+    pub required: bool,
+}
+
+/// One command: a row of [`COMMANDS`].
+pub struct Spec {
+    pub name: &'static str,
+    /// Other names the local mode reads (`withdraw` for `cancel`, `decline draw`).
+    pub aliases: &'static [&'static str],
+    /// One line: the Discord description.
+    pub description: &'static str,
+    /// More for the help text, when one line is not enough.
+    pub more: &'static str,
+    pub options: &'static [Opt],
+    /// Discord: only in a server (a game lives in a server's channel).
+    pub guild_only: bool,
+    /// Reads the options given into the command.
+    pub read: fn(&Args) -> Result<Command, ServiceError>,
+}
+
+impl std::fmt::Debug for Spec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Spec({})", self.name)
+    }
+}
+
+/// The declaration of a command, by its name or one of its aliases.
+pub fn spec(name: &str) -> Option<&'static Spec> {
+    COMMANDS
+        .iter()
+        .find(|c| c.name == name || c.aliases.contains(&name))
+}
+
+/// An option's value as a front end read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Text(String),
+    Int(i64),
+    Flag(bool),
+    User(Person),
+}
+
+impl Value {
+    /// The value as a refusal quotes it.
+    fn shown(&self) -> String {
+        match self {
+            Value::Text(t) => t.clone(),
+            Value::Int(n) => n.to_string(),
+            Value::Flag(b) => b.to_string(),
+            Value::User(p) => p.name.clone(),
+        }
+    }
+}
+
+/// A command read from either front end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Challenge {
+        opponent: Person,
+        variant: &'static Variant,
+        side: SideChoice,
+        days: Option<Days>,
+        /// Against the bot: its level.
+        level: Option<u8>,
+        rated: bool,
+        /// A record or move list to continue from.
+        from: Option<String>,
+    },
+    Accept {
+        challenge: Option<i64>,
+    },
+    Decline {
+        challenge: Option<i64>,
+    },
+    Cancel {
+        challenge: Option<i64>,
+    },
+    Move {
+        mv: String,
+        game: Option<i64>,
+    },
+    EndTurn {
+        game: Option<i64>,
+    },
+    Board {
+        game: Option<i64>,
+        flip: bool,
+    },
+    Games {
+        player: Option<Person>,
+    },
+    Leaderboard {
+        variant: Option<&'static Variant>,
+        page: Option<i64>,
+    },
+    Profile {
+        player: Option<Person>,
+    },
+    Resign {
+        game: Option<i64>,
+    },
+    Abort {
+        game: Option<i64>,
+    },
+    Draw {
+        game: Option<i64>,
+    },
+    /// Only from the Accept draw button: accepts the offer, never makes one.
+    AcceptDraw {
+        game: Option<i64>,
+    },
+    DeclineDraw {
+        game: Option<i64>,
+    },
+    Takeback {
+        game: Option<i64>,
+        decline: bool,
+    },
+    /// Only from the Accept takeback button: agrees, never asks.
+    AcceptTakeback {
+        game: Option<i64>,
+    },
+    Vacation {
+        /// On or off; nothing to ask where it stands.
+        set: Option<bool>,
+    },
+    Notify {
+        dm: bool,
+    },
+    Rules {
+        variant: &'static Variant,
+    },
+    Record {
+        game: Option<i64>,
+    },
+    Hint {
+        game: Option<i64>,
+    },
+    Import {
+        moves: String,
+        variant: &'static Variant,
+    },
+    Help {
+        /// A command to tell all about.
+        command: Option<String>,
+    },
+}
+
+impl Command {
+    /// Reads a command from its name and the options given. Unknown options are refused, so a
+    /// typo is not silently dropped.
+    pub fn parse(name: &str, given: &[(String, Value)]) -> Result<Command, ServiceError> {
+        let spec = spec(name).ok_or_else(|| ServiceError::UnknownCommand(name.to_string()))?;
+        if let Some((unknown, value)) = given
+            .iter()
+            .find(|(n, _)| !spec.options.iter().any(|o| o.name == n))
+        {
+            return Err(ServiceError::BadOption {
+                option: unknown.clone(),
+                given: value.shown(),
+                expected: format!("an option of {} ({})", spec.name, option_names(spec)),
+            });
+        }
+        (spec.read)(&Args { spec, given })
+    }
+
+    /// Whether a pressed button's answer to this command replaces the button's message (a
+    /// challenge answered, a draw or takeback declined, another page), rather than coming as a
+    /// message of its own.
+    pub fn answers_in_place(&self) -> bool {
+        matches!(
+            self,
+            Command::Accept { .. }
+                | Command::Decline { .. }
+                | Command::DeclineDraw { .. }
+                | Command::Takeback { decline: true, .. }
+                | Command::Leaderboard { .. }
+        )
+    }
+}
+
+fn option_names(spec: &Spec) -> String {
+    let names: Vec<&str> = spec.options.iter().map(|o| o.name).collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// How a command is written, options in brackets when optional: `/move move [game]`.
+pub fn usage(spec: &Spec) -> String {
+    let mut out = format!("/{}", spec.name);
+    for o in spec.options {
+        if o.required {
+            out.push_str(&format!(" {}", o.name));
+        } else {
+            out.push_str(&format!(" [{}]", o.name));
+        }
+    }
+    out
+}
+
+/// The help text: every command with its usage and what it does in a line. `code` shows a
+/// usage as the front end shows commands.
+pub fn help(code: impl Fn(&str) -> String) -> String {
+    let mut out = String::from(
+        "taflbot: tafl games by correspondence. Challenge someone, then take turns with move; \
+         the board is shown after every move.\n",
+    );
+    for c in COMMANDS {
+        out.push('\n');
+        out.push_str(&code(&usage(c)));
+        out.push_str(": ");
+        out.push_str(c.description);
+    }
+    out.push_str(&format!(
+        "\n\ngame is needed only when several of your games could be meant here. A move not made \
+         in time loses the game; a reminder comes a day before. {} tells all about one command.",
+        code("/help command")
+    ));
+    out
+}
+
+/// The command a help request names: `challenge`, `/Challenge`, or an alias.
+pub fn help_spec(name: &str) -> Option<&'static Spec> {
+    spec(&name.trim().trim_start_matches('/').to_ascii_lowercase())
+}
+
+/// All about one command: its usage, what it does, and each option.
+pub fn help_for(c: &Spec, code: impl Fn(&str) -> String) -> String {
+    let mut out = format!("{}: {}", code(&usage(c)), c.description);
+    if !c.more.is_empty() {
+        out.push(' ');
+        out.push_str(c.more);
+    }
+    for o in c.options {
+        let need = if o.required { "needed" } else { "optional" };
+        out.push_str(&format!("\n{} ({need}): {}", code(o.name), o.description));
+    }
+    out
+}

@@ -1,0 +1,362 @@
+//! The command table: one row per command, each with its options, its help and its reader (the
+//! function that turns the options given into a [`Command`]). Nothing else names the commands:
+//! Discord's registration, the local mode's parser and both help texts are made from these rows.
+
+use super::{Command, Kind, Opt, Spec};
+use crate::service::SideChoice;
+
+const fn opt(name: &'static str, description: &'static str, kind: Kind) -> Opt {
+    Opt {
+        name,
+        description,
+        kind,
+        required: false,
+    }
+}
+
+const fn needed(name: &'static str, description: &'static str, kind: Kind) -> Opt {
+    Opt {
+        name,
+        description,
+        kind,
+        required: true,
+    }
+}
+
+const GAME: Opt = opt(
+    "game",
+    "The game (needed only when several of yours are here)",
+    Kind::Game,
+);
+const WAITING_GAME: Opt = opt(
+    "game",
+    "The game (needed only when several of yours wait here)",
+    Kind::Game,
+);
+const CHALLENGE: Opt = opt(
+    "challenge",
+    "The challenge number (needed only when you have several)",
+    Kind::Challenge,
+);
+
+/// A row with the defaults of most rows: no aliases, no more help, only in a server. Every row
+/// names its reader; one that did not would refuse its command (a test reads every row).
+const ROW: Spec = Spec {
+    name: "",
+    aliases: &[],
+    description: "",
+    more: "",
+    options: &[],
+    guild_only: true,
+    read: |a| Err(a.unread()),
+};
+
+/// The commands, in the order the help lists them.
+pub const COMMANDS: &[Spec] = &[
+    Spec {
+        name: "challenge",
+        description: "Challenge someone, or taflbot itself, to a game.",
+        more: concat!(
+            "They answer with the buttons, or accept and decline; cancel withdraws it. Days per move: ",
+            days_per_move!(),
+            " (default ",
+            default_days!(),
+            "); a challenge lapses after a week. Rated unless rated:false; a game continued with from: is not rated. taflbot plays at once, at level ",
+            levels!(),
+            " (default ",
+            default_level!(),
+            "), unrated."
+        ),
+        options: &[
+            needed("opponent", "Who you challenge (taflbot itself to play the bot)", Kind::User),
+            needed("variant", "The variant (type to search)", Kind::Variant),
+            opt("side", "The side you play (default: random)", Kind::Side),
+            opt(
+                "days",
+                concat!("Days per move: ", days_per_move!(), " (default ", default_days!(), ")"),
+                Kind::Days,
+            ),
+            opt(
+                "level",
+                concat!("Against taflbot: its level, ", levels!(), " (default ", default_level!(), ")"),
+                Kind::Level,
+            ),
+            opt("rated", "Whether the result changes ratings (default: true)", Kind::Flag),
+            opt("from", "Continue a game: its record, or its moves as aagenielsen.dk writes them", Kind::Text),
+        ],
+        read: |a| {
+            Ok(Command::Challenge {
+                opponent: a.needed_user("opponent")?,
+                variant: a.needed_variant("variant")?,
+                side: a.side("side")?.unwrap_or(SideChoice::Random),
+                days: a.days("days")?,
+                level: a.level("level")?,
+                rated: a.flag_or("rated", true)?,
+                from: a.text("from")?.filter(|t| !t.trim().is_empty()),
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "accept",
+        description: "Accept a challenge made to you.",
+        options: &[CHALLENGE],
+        read: |a| Ok(Command::Accept { challenge: a.number("challenge")? }),
+        ..ROW
+    },
+    Spec {
+        name: "decline",
+        description: "Decline a challenge made to you.",
+        options: &[CHALLENGE],
+        read: |a| Ok(Command::Decline { challenge: a.number("challenge")? }),
+        ..ROW
+    },
+    Spec {
+        name: "cancel",
+        aliases: &["withdraw"],
+        description: "Withdraw a challenge you made.",
+        options: &[CHALLENGE],
+        read: |a| Ok(Command::Cancel { challenge: a.number("challenge")? }),
+        ..ROW
+    },
+    Spec {
+        name: "move",
+        description: "Play a move, e.g. e1-e5.",
+        more: "Type to see your legal moves. A jump is d4^d6, Cavalry in Save the Standard c3-c7-d7; captures may be announced: e5-e8xe9.",
+        options: &[
+            needed("move", "Your move, e.g. e1-e5 (type to see your legal moves)", Kind::Move),
+            WAITING_GAME,
+        ],
+        read: |a| {
+            Ok(Command::Move {
+                mv: a.needed_text("move")?,
+                game: a.number("game")?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "endturn",
+        description: "End a berserk chain: the turn passes.",
+        more: "The End turn button does the same.",
+        options: &[WAITING_GAME],
+        read: |a| Ok(Command::EndTurn { game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
+        name: "board",
+        description: "Show a game's board.",
+        options: &[GAME, opt("flip", "Show the board from the other side", Kind::Flag)],
+        read: |a| {
+            Ok(Command::Board {
+                game: a.number("game")?,
+                flip: a.flag("flip")?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "games",
+        description: "List the games in progress: yours, or another player's.",
+        more: "Yours to move first, with deadlines.",
+        options: &[opt("player", "Whose games (default: yours)", Kind::User)],
+        read: |a| Ok(Command::Games { player: a.user("player")? }),
+        ..ROW
+    },
+    Spec {
+        name: "leaderboard",
+        description: "The server's players by rating in a variant.",
+        more: "A ? marks a provisional rating.",
+        options: &[
+            opt("variant", "The variant (default: the most played here)", Kind::Variant),
+            opt("page", "The page (15 players each)", Kind::Page),
+        ],
+        read: |a| {
+            Ok(Command::Leaderboard {
+                variant: a.variant("variant")?,
+                page: a.number("page")?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "profile",
+        description: "A player's ratings, results and games, with a chart of the ratings.",
+        options: &[opt("player", "Whose profile (default: yours)", Kind::User)],
+        read: |a| Ok(Command::Profile { player: a.user("player")? }),
+        ..ROW
+    },
+    Spec {
+        name: "resign",
+        description: "Resign a game.",
+        options: &[GAME],
+        read: |a| Ok(Command::Resign { game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
+        name: "abort",
+        description: "Call off a game before its first move: it ends with no result.",
+        options: &[GAME],
+        read: |a| Ok(Command::Abort { game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
+        name: "draw",
+        description: "Offer a draw, or accept the one your opponent offered.",
+        options: &[GAME],
+        read: |a| Ok(Command::Draw { game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
+        name: "takeback",
+        description: "Ask to take back your last turn, or agree when your opponent asks.",
+        more: "Your opponent answers with the buttons (or takeback, or takeback decline:true); against taflbot it is taken back at once. Never after the game ended.",
+        options: &[GAME, opt("decline", "Decline your opponent's request instead", Kind::Flag)],
+        read: |a| {
+            Ok(Command::Takeback {
+                game: a.number("game")?,
+                decline: a.flag("decline")?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "declinedraw",
+        aliases: &["decline draw"],
+        description: "Decline the draw your opponent offered.",
+        more: "The Decline draw button does the same.",
+        options: &[GAME],
+        read: |a| Ok(Command::DeclineDraw { game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
+        name: "vacation",
+        description: "Stop your clocks in every game while you are away, or start them again.",
+        more: "Days a year are limited (14 unless the server's taflbot says otherwise); opponents see that you are away. Without an option: where your vacation stands.",
+        options: &[opt("set", "on to go away, off to come back", Kind::Switch)],
+        guild_only: false,
+        read: |a| Ok(Command::Vacation { set: a.switch("set")? }),
+        ..ROW
+    },
+    Spec {
+        name: "notify",
+        description: "Be told of your turns and reminders by direct message, or not.",
+        more: "Closed direct messages are said once in the game's thread, and the messages stop.",
+        options: &[needed("dm", "on or off", Kind::Switch)],
+        guild_only: false,
+        read: |a| {
+            Ok(Command::Notify {
+                dm: a.switch("dm")?.ok_or_else(|| a.missing("dm"))?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "rules",
+        description: "A variant's rules and start position.",
+        options: &[needed("variant", "The variant (type to search)", Kind::Variant)],
+        guild_only: false,
+        read: |a| Ok(Command::Rules { variant: a.needed_variant("variant")? }),
+        ..ROW
+    },
+    Spec {
+        name: "record",
+        description: "Export a game: its record as text and the whole game as a GIF.",
+        options: &[GAME],
+        read: |a| Ok(Command::Record { game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
+        name: "hint",
+        description: "The engine's suggestion, in a game against taflbot or a finished game.",
+        more: "For a finished game: before its last turn.",
+        options: &[GAME],
+        read: |a| Ok(Command::Hint { game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
+        name: "import",
+        description: "Replay a game written as a move list from aagenielsen.dk (\"d1-d3 e5-e2 ... a8-b8xb7\").",
+        more: "Every move and capture is checked; the answer is its record, a GIF and the final board.",
+        options: &[
+            needed("moves", "The moves, space-separated, as aagenielsen.dk writes them", Kind::Text),
+            opt("variant", "The variant (default: copenhagen)", Kind::Variant),
+        ],
+        guild_only: false,
+        read: |a| {
+            Ok(Command::Import {
+                moves: a.needed_text("moves")?,
+                variant: a.variant("variant")?.unwrap_or_else(super::args::copenhagen),
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "help",
+        description: "How to play, or all about one command.",
+        options: &[opt("command", "A command to tell all about, e.g. challenge", Kind::Text)],
+        guild_only: false,
+        read: |a| Ok(Command::Help { command: a.text("command")? }),
+        ..ROW
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lists written into the help are the lists the service and the engine check.
+    #[test]
+    fn the_help_says_the_days_and_levels_that_are_checked() {
+        let days: Vec<String> = crate::service::DAYS_PER_MOVE
+            .iter()
+            .map(u32::to_string)
+            .collect();
+        let (last, rest) = days.split_last().unwrap();
+        assert_eq!(days_per_move!(), format!("{} or {last}", rest.join(", ")));
+        assert_eq!(default_days!(), crate::service::DEFAULT_DAYS.to_string());
+        let levels = crate::engine::LEVELS;
+        assert_eq!(
+            levels!(),
+            format!("{} (weakest) to {}", levels.start(), levels.end())
+        );
+        assert_eq!(default_level!(), crate::engine::DEFAULT_LEVEL.to_string());
+    }
+
+    /// Every row reads its command from its needed options.
+    #[test]
+    fn every_row_has_a_reader() {
+        use super::super::Value;
+        use crate::service::Person;
+        for spec in COMMANDS {
+            let given: Vec<(String, Value)> = spec
+                .options
+                .iter()
+                .filter(|o| o.required)
+                .map(|o| {
+                    let value = match o.kind {
+                        Kind::User => Value::User(Person::new("1", "someone")),
+                        Kind::Variant => Value::Text("brandubh".into()),
+                        Kind::Switch => Value::Text("on".into()),
+                        _ => Value::Text("e1-e5".into()),
+                    };
+                    (o.name.to_string(), value)
+                })
+                .collect();
+            let read = Command::parse(spec.name, &given);
+            assert!(read.is_ok(), "{}: {read:?}", spec.name);
+        }
+    }
+
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let mut all: Vec<&str> = COMMANDS
+            .iter()
+            .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
+            .collect();
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+}

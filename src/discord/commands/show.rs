@@ -1,0 +1,248 @@
+//! Showing an [`Answer`] on Discord: replies (public or private), posts in the game's thread,
+//! buttons, files, and the thread a new game opens. Nothing here decides what a command means;
+//! `commands::apply` has done that.
+
+use poise::serenity_prelude as serenity;
+use serenity::{ChannelId, ChannelType, CreateThread};
+
+use super::{user_ids, Call, STYLE};
+use crate::commands::Answer;
+use crate::discord::button::Button;
+use crate::discord::post::{parse_id, retrying, Reply};
+use crate::service::text::{self, Style};
+use crate::service::{GameView, News};
+
+/// Shows what a command did.
+pub(super) async fn show(c: &Call<'_>, answer: Answer) {
+    let who = &c.caller.who;
+    match answer {
+        Answer::News { view, news, png } if news.posted() => c.publish(&view, news, png).await,
+        Answer::News { view, news, .. } => {
+            c.settle(Reply::text(text::news(&news, &view, STYLE))).await
+        }
+        Answer::Started {
+            view,
+            png,
+            against_bot,
+        } => started(c, view, png, against_bot).await,
+        Answer::Challenged(ch) => {
+            let reply = Reply::text(text::challenge_made(&ch, STYLE))
+                .mention(user_ids([&ch.challenged]))
+                .button(Button::Accept(ch.id))
+                .button(Button::Decline(ch.id));
+            c.answer(reply).await
+        }
+        Answer::Declined(ch) => c.settle(Reply::text(text::declined(who, &ch, STYLE))).await,
+        Answer::Withdrawn(ch) => {
+            c.answer(Reply::text(text::withdrawn(who, &ch, STYLE)))
+                .await
+        }
+        Answer::Board { view, png } => {
+            c.answer(Reply::text(text::status_line(&view, STYLE)).board(png))
+                .await
+        }
+        Answer::Games { whose, yours, list } => {
+            let said = text::games(&whose, yours, &list, STYLE);
+            c.answer(Reply::private(said)).await
+        }
+        Answer::Leaderboard(board) => {
+            let mut reply = Reply::text(text::leaderboard(&board, STYLE));
+            if board.page > 1 {
+                reply = reply.button(Button::Page {
+                    variant: board.variant,
+                    page: board.page - 1,
+                    forward: false,
+                });
+            }
+            if board.page < board.pages {
+                reply = reply.button(Button::Page {
+                    variant: board.variant,
+                    page: board.page + 1,
+                    forward: true,
+                });
+            }
+            c.settle(reply).await
+        }
+        Answer::Profile { profile, chart } => {
+            let mut reply = Reply::text(text::profile(&profile, STYLE));
+            if let Some(chart) = chart {
+                reply = reply.file("ratings.png", chart);
+            }
+            c.answer(reply).await
+        }
+        Answer::Rules { variant, png } => {
+            c.answer(Reply::text(text::rules(variant, STYLE)).board(png))
+                .await
+        }
+        Answer::Record(done) => {
+            let id = done.view.id;
+            let left_out = done.gif.is_none().then_some(c.caller.upload_limit);
+            let mut reply = Reply::text(text::record_of(id, left_out))
+                .file(&format!("game-{id}.txt"), done.record.into_bytes());
+            if let Some(gif) = done.gif {
+                reply = reply.file(&format!("game-{id}.gif"), gif);
+            }
+            c.answer(reply).await
+        }
+        Answer::Imported(game) => {
+            let mut said = game.summary;
+            if game.gif.is_none() {
+                said = format!("{said} {}", text::gif_too_large(c.caller.upload_limit));
+            }
+            let mut reply = Reply::text(said).file("game.txt", game.record.into_bytes());
+            if let Some(gif) = game.gif {
+                reply = reply.file("game.gif", gif);
+            }
+            c.answer(reply.board(game.png)).await
+        }
+        Answer::Hint(hint) => c.answer(Reply::private(text::hint(&hint, STYLE))).await,
+        Answer::Vacation {
+            vacation,
+            days_a_year,
+        } => {
+            let said = text::vacation(&vacation, days_a_year, STYLE);
+            c.answer(Reply::private(said)).await
+        }
+        Answer::Notify(on) => c.answer(Reply::private(text::notify(on, STYLE))).await,
+        Answer::Help(spec) => {
+            let said = match spec {
+                Some(spec) => crate::commands::help_for(spec, |usage| STYLE.code(usage)),
+                None => super::help_text(),
+            };
+            c.answer(Reply::private(said)).await
+        }
+    }
+}
+
+/// A game has begun: the answer at once, then the game's thread (which can take Discord a
+/// while), named in the answer, then the opening board there. Against taflbot, the bot is woken
+/// only then, so that its first move never comes before the game is shown.
+async fn started(c: &Call<'_>, mut view: GameView, png: Option<Vec<u8>>, against_bot: bool) {
+    let who = &c.caller.who;
+    let said = |view: &GameView| {
+        Reply::text(if against_bot {
+            text::bot_game_started(who, view, STYLE)
+        } else {
+            text::accepted(who, view, STYLE)
+        })
+    };
+    c.settle(said(&view)).await;
+    if let Some(thread) = open_thread(c, &view).await {
+        view.thread = Some(thread);
+        if let Err(e) = c.responder.revise(&said(&view)).await {
+            tracing::warn!(game = view.id, error = %e, "could not name the thread in the answer");
+        }
+    }
+    if let Some(opening) = png {
+        let reply = news_reply(&News::Started, &view, Some(opening));
+        let nonce = format!("start{}", view.id);
+        c.bot
+            .post_or_keep(c.http, &view, &News::Started, &reply, &nonce)
+            .await;
+    }
+    if against_bot {
+        c.service.wake_bot(&view);
+    }
+}
+
+/// Opens a public thread for a game in its channel and stores it; none where Discord refuses.
+async fn open_thread(c: &Call<'_>, view: &GameView) -> Option<String> {
+    let channel = view
+        .channel
+        .as_deref()
+        .and_then(parse_id)
+        .map(ChannelId::new)?;
+    let name: String = text::thread_name(view).chars().take(100).collect();
+    let http = c.http;
+    let made = retrying(&c.bot.poster.retry, "create thread", || {
+        let builder = CreateThread::new(name.clone())
+            .kind(ChannelType::PublicThread)
+            .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+        async move { channel.create_thread(http, builder).await }
+    })
+    .await;
+    let thread = match made {
+        Ok(thread) => thread.id.to_string(),
+        Err(e) => {
+            tracing::info!(game = view.id, error = %e, "no thread; the game is played in the channel");
+            return None;
+        }
+    };
+    match c.service.set_thread(view.id, Some(&thread)).await {
+        Ok(()) => Some(thread),
+        Err(e) => {
+            tracing::warn!(game = view.id, error = %e, "could not store the thread");
+            None
+        }
+    }
+}
+
+/// A game's news as a message: the sentence, the board when there is one, the pings and the
+/// buttons it calls for.
+pub fn news_reply(news: &News, view: &GameView, png: Option<Vec<u8>>) -> Reply {
+    let mut reply =
+        Reply::text(text::post(news, view, STYLE)).mention(user_ids(news.addressees(view)));
+    if let Some(png) = png.filter(|png| !png.is_empty()) {
+        reply = reply.board(png);
+    }
+    match news {
+        News::DrawOffered { .. } => reply
+            .button(Button::AcceptDraw(view.id))
+            .button(Button::DeclineDraw(view.id)),
+        News::TakebackAsked { .. } => reply
+            .button(Button::AcceptTakeback(view.id))
+            .button(Button::DeclineTakeback(view.id)),
+        _ if view.open_chain && view.waiting_for.is_some() => {
+            reply.button(Button::EndTurn(view.id))
+        }
+        _ => reply,
+    }
+}
+
+impl Call<'_> {
+    /// Sends an answer, logging a failure (the retries are over by then; the user sees Discord's
+    /// own "did not respond").
+    pub(super) async fn answer(&self, reply: Reply) {
+        if let Err(e) = self.responder.send(&reply).await {
+            tracing::warn!(error = %e, "could not answer an interaction");
+        }
+    }
+
+    /// Answers a command with a message, or a pressed button by replacing its message.
+    async fn settle(&self, reply: Reply) {
+        if let Err(e) = self.responder.settle(&reply, self.pressed).await {
+            tracing::warn!(error = %e, "could not answer an interaction");
+        }
+    }
+
+    /// The nonce of a post made for this interaction: the same on every retry, unique to it.
+    fn nonce(&self) -> String {
+        format!("i{}", self.responder.interaction().get())
+    }
+
+    /// Shows a game's news: as the answer when the command was used in the game's thread,
+    /// otherwise in the thread with a private note as the answer. A post that cannot be made now
+    /// is left with the service and delivered later; the game itself is already stored.
+    async fn publish(&self, view: &GameView, news: News, png: Option<Vec<u8>>) {
+        let reply = news_reply(&news, view, png);
+        if view.place().is_some() && view.place() == self.caller.channel.as_deref() {
+            match self.responder.send(&reply).await {
+                Ok(()) => {
+                    self.bot.direct_messages(self.http, view, &news).await;
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!(game = view.id, error = %e, "the answer failed; posting instead")
+                }
+            }
+        } else {
+            let note = text::posted_elsewhere(view, STYLE);
+            self.answer(Reply::private(note)).await;
+        }
+        let nonce = self.nonce();
+        self.bot
+            .post_or_keep(self.http, view, &news, &reply, &nonce)
+            .await;
+        self.bot.direct_messages(self.http, view, &news).await;
+    }
+}

@@ -1,0 +1,120 @@
+//! Every sentence a player reads, made from data: names, game numbers, moves, times. A front end
+//! chooses only how the pieces look through a [`Style`]: Discord escapes names, pings by id and
+//! shows times as timestamps each reader sees in their own zone; the local mode prints plain text
+//! in UTC. (Why a move is illegal is the rules core's sentence, `rules/error.rs`.)
+//!
+//! - `mod.rs`: [`Style`], [`Plain`] and the small helpers (a sentence, days, a list that fits);
+//! - `news.rs`: what happened in a game, as posted and as a direct message;
+//! - `answers.rs`: the answers to commands (challenges, lists, profile, vacation, rules, hint...);
+//! - `refusal.rs`: why a use case refused, and `Display` for [`ServiceError`](super::ServiceError).
+//!
+//! Who is pinged or messaged is not decided here but by the news itself (`News::addressees`,
+//! `News::calls_on`, in `notices.rs`).
+
+mod answers;
+mod news;
+mod refusal;
+
+pub use answers::*;
+pub use news::*;
+pub use refusal::*;
+
+use super::Person;
+
+/// How a front end shows the pieces of a sentence.
+pub trait Style {
+    /// A player's name, as text that shows as itself.
+    fn name(&self, p: &Person) -> String;
+    /// A player addressed: a ping where the front end has them, otherwise the name.
+    fn mention(&self, p: &Person) -> String {
+        self.name(p)
+    }
+    /// A moment (Unix seconds).
+    fn time(&self, t: i64) -> String;
+    /// A moment as a reader counts to it ("in 2 days"); plain text has only the moment.
+    fn time_and_distance(&self, t: i64) -> String {
+        self.time(t)
+    }
+    /// Emphasis.
+    fn strong(&self, text: &str) -> String {
+        text.to_string()
+    }
+    /// Text quoted as typed (a command, a position string).
+    fn code(&self, text: &str) -> String {
+        text.to_string()
+    }
+    /// A channel or thread, when the front end has them.
+    fn place(&self, _id: &str) -> Option<String> {
+        None
+    }
+}
+
+/// Plain text, times in UTC: the local mode, logs and `Display`.
+pub struct Plain;
+
+impl Style for Plain {
+    fn name(&self, p: &Person) -> String {
+        p.name.clone()
+    }
+
+    fn time(&self, t: i64) -> String {
+        utc(t)
+    }
+}
+
+/// A Unix time as `YYYY-MM-DD HH:MM UTC`.
+pub fn utc(t: i64) -> String {
+    match chrono::DateTime::from_timestamp(t, 0) {
+        Some(at) => at.format("%Y-%m-%d %H:%M UTC").to_string(),
+        None => format!("{t} seconds after 1970"),
+    }
+}
+
+/// A sentence from a phrase: capital first letter, full stop.
+pub fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => return String::new(),
+    };
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
+fn ids(list: &[i64]) -> String {
+    list.iter()
+        .map(|id| format!("#{id}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "1 day", "3 days".
+pub fn days(n: u32) -> String {
+    if n == 1 {
+        "1 day".to_string()
+    } else {
+        format!("{n} days")
+    }
+}
+
+/// A heading and lines, one per row, cut to fit one message: the lines that do not fit are
+/// counted in a last line.
+pub fn listed(head: String, lines: impl ExactSizeIterator<Item = String>) -> String {
+    let total = lines.len();
+    let mut text = head;
+    for (i, line) in lines.enumerate() {
+        // Room is kept for the last line, which says how many are left out.
+        if text.chars().count() + line.chars().count() + 40 > LIST_CHARS {
+            text.push_str(&format!("\n…and {} more.", total - i));
+            break;
+        }
+        text.push('\n');
+        text.push_str(&line);
+    }
+    text
+}
+
+/// The most characters of a list in one message (Discord allows 2,000).
+pub const LIST_CHARS: usize = 1900;

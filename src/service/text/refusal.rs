@@ -1,0 +1,170 @@
+//! Why a use case refused, as a player reads it; `Display` for [`ServiceError`] gives it in plain
+//! text (for logs and the local mode).
+
+use super::{ids, outcome, Plain, Style};
+use crate::notation::quoted;
+use crate::rules::Variant;
+use crate::service::{Ending, ServiceError, DAYS_PER_MOVE};
+
+impl std::fmt::Display for ServiceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&refusal(self, &Plain))
+    }
+}
+
+/// A list as a sentence says it: "1, 2 or 3".
+fn either<T: ToString>(items: impl IntoIterator<Item = T>) -> String {
+    let items: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
+    match items.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// Why a use case refused, as a phrase (see [`sentence`]).
+pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
+    use ServiceError::*;
+    match e {
+        UnknownVariant(v) => {
+            let ids: Vec<&str> = Variant::all().iter().map(|v| v.id).collect();
+            format!(
+                "there is no variant \"{}\"; the variants are {}",
+                quoted(v),
+                ids.join(", ")
+            )
+        }
+        SelfChallenge => "you cannot challenge yourself".into(),
+        ChallengeOpen(id) => format!(
+            "challenge #{id} between you two is still open: answer or withdraw it first"
+        ),
+        TooManyChallenges(max) => format!(
+            "you have {max} open challenges, the most there may be: wait for answers or withdraw one"
+        ),
+        ChallengeCooldown(wait) => format!(
+            "you challenged this player a moment ago: wait {wait} more seconds before challenging them again"
+        ),
+        NotAPerson => "bots do not play here: challenge a person".into(),
+        BadLevel(l) => {
+            let levels = crate::engine::LEVELS;
+            format!(
+                "the bot plays at levels {} to {}, not {l}",
+                levels.start(),
+                levels.end()
+            )
+        }
+        LevelForPeople => "a level is for games against taflbot; a challenge to a person has none".into(),
+        ContinuedForBot => {
+            "a game to continue is for a challenge to a person: taflbot's own games begin at the start".into()
+        }
+        TooManyBotGames(max) => format!(
+            "you have {max} games against the bot going, the most there may be: finish one first"
+        ),
+        NoHintHere(id) => format!(
+            "no hints in game #{id}: hints are for games against the bot and for finished games"
+        ),
+        BadDays(d) => {
+            format!(
+                "{d} days per move is not offered: choose {}",
+                either(DAYS_PER_MOVE)
+            )
+        }
+        NoSuchChallenge(Some(id)) => format!("there is no challenge #{id}"),
+        NoSuchChallenge(None) => "you have no open challenge to answer".into(),
+        SeveralChallenges(list) => {
+            format!("you have several open challenges ({}): name one", ids(list))
+        }
+        NotYourChallenge => "this is not your challenge".into(),
+        OwnChallenge => format!(
+            "this is your own challenge: only the challenged player answers it ({} withdraws it)",
+            s.code("/cancel")
+        ),
+        OutOfTime {
+            game,
+            yours: true,
+            ..
+        } => format!("your time in game #{game} ran out: the game is lost on time"),
+        OutOfTime { game, late, .. } => format!(
+            "{}'s time in game #{game} ran out: {} lost on time",
+            s.name(late),
+            s.name(late)
+        ),
+        BadOption {
+            option,
+            given,
+            expected,
+        } => format!(
+            "\"{}\" is not {expected} (option {})",
+            quoted(given),
+            quoted(option)
+        ),
+        MissingOption { option, example } => {
+            format!("the option {option} is needed, e.g. {}", s.code(example))
+        }
+        UnknownCommand(c) => format!("there is no command \"{}\"; help lists them", quoted(c)),
+        BadImport(e) => format!("the move list does not replay: {e}"),
+        ImportTooLong { moves, max } => format!(
+            "the move list has {moves} moves; an import takes at most {max}"
+        ),
+        ChallengeClosed(id, status) => {
+            format!("challenge #{id} is no longer open ({})", status.as_str())
+        }
+        NoSuchGame(id) => format!("there is no game #{id}"),
+        OtherServer(id) => format!("game #{id} is played on another server, and is seen only there"),
+        NoGames => "you have no game in progress".into(),
+        OnVacation { until } => format!(
+            "you are on vacation already, until {} at the latest; vacation off ends it",
+            s.time_and_distance(*until)
+        ),
+        NotOnVacation => "you are not on vacation".into(),
+        ContinuedVariant { record, asked } => format!(
+            "the record is a game of {}, not {}: challenge with variant:{}",
+            record.name, asked.name, record.id
+        ),
+        ContinuedOver => "that game is over already: only a game still going on can be continued".into(),
+        TakebackAsked(g) => format!("you asked for a takeback in game #{g} already; your opponent has not answered"),
+        NoTakeback(g) => format!("nobody asked you for a takeback in game #{g}"),
+        NothingToTakeBack(g) => format!("you have no turn to take back in game #{g}"),
+        NoVacationLeft { days } => format!(
+            "your vacation days for this year are used up ({days} a year); they come again on 1 January"
+        ),
+        NotInServer => "leaderboards belong to servers: ask in a server's channel".into(),
+        NoRatings(None) => "nobody here has a rating yet: rated games make them".into(),
+        NoRatings(Some(v)) => format!("nobody here has a rating in {} yet", v.name),
+        NoGameWaiting => "no game is waiting for your move".into(),
+        SeveralGames(list) => format!(
+            "several of your games match ({}): say which with game:",
+            ids(list)
+        ),
+        NotAPlayer(id) => format!("you are not playing in game #{id}"),
+        NotYourTurn { game, waiting_for } => format!(
+            "it is not your turn in game #{game}: it is {}'s move",
+            s.name(waiting_for)
+        ),
+        GameOver(id, None) => format!("game #{id} is over"),
+        GameOver(id, Some(Ending::Aborted)) => format!("game #{id} is over: it was aborted"),
+        GameOver(
+            id,
+            Some(Ending::Outcome {
+                variant,
+                players,
+                outcome: o,
+            }),
+        ) => format!("game #{id} is over: {}", outcome(variant, players, *o, s)),
+        Move(e) => e.to_string(),
+        PositionChanged(id) => format!(
+            "the position of game #{id} changed while you moved: look again and retry"
+        ),
+        CannotAbort(id) => format!("game #{id} has begun: resign instead of aborting"),
+        NoDrawOffer(id) => format!("there is no draw offer to answer in game #{id}"),
+        DrawAlreadyOffered(id) => format!("you have already offered a draw in game #{id}"),
+        Broken(id) => format!(
+            "game #{id} could not be loaded: its stored moves no longer replay. It has been set aside and reported"
+        ),
+        Corrupt(why) => format!("stored data is damaged: {why}"),
+        Internal(why) => format!("taflbot failed at this ({why}); try again"),
+        Database(why) => {
+            format!("the database failed ({why}); nothing was changed, try again")
+        }
+    }
+}

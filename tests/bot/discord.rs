@@ -2,7 +2,7 @@
 //! a fake Discord on 127.0.0.1, with the game service on SQLite. Each test checks what the fake
 //! received, and what the database holds.
 
-use crate::people::{until, until_no_notice_pending};
+use crate::support::{until, until_no_notice_pending};
 use crate::{common, fake_discord};
 
 use std::path::PathBuf;

@@ -9,10 +9,10 @@ use taflbot::rating::{self, Rating};
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{Person, Scope, Service, ServiceError, SideChoice, Terms, TestClock, DAY};
 
-use crate::people::{alice, bob, T0};
+use crate::support::{alice, bob, T0};
 
 async fn service() -> (Service, Arc<TestClock>) {
-    crate::people::service_at(":memory:", T0).await
+    crate::support::service_at(":memory:", T0).await
 }
 
 /// A game of `variant` between `attacker` and `defender` on `terms`, begun.

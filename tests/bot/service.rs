@@ -9,10 +9,10 @@ use taflbot::service::{
 };
 use taflbot::store;
 
-use crate::people::{alice, bob, carol, T0};
+use crate::support::{alice, bob, carol, T0};
 
 async fn service(url: &str) -> (Service, Arc<TestClock>) {
-    crate::people::service_at(url, T0).await
+    crate::support::service_at(url, T0).await
 }
 
 /// alice (attackers) against bob (defenders) at tyr-11, three days per move.

@@ -7,7 +7,7 @@ use taflbot::rules::Side;
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{NoticeKind, Person, Service, ServiceError, SideChoice, MAX_BOT_GAMES};
 
-use crate::people::{alice, bob, service_at, until_no_notice_pending, T0};
+use crate::support::{alice, bob, service_at, until_no_notice_pending, T0};
 
 fn taflbot() -> Person {
     Person::new("u0", "taflbot")

@@ -2,7 +2,7 @@
 //! moves posted there.
 
 use crate::fake_discord::{s, Opt};
-use crate::support::{is_png, Harness, ALICE, BOB, CAROL, CHANNEL};
+use crate::support::{is_png, opponent, png_of, Harness, ALICE, BOB, CAROL, CHANNEL};
 
 // ----- on Discord, end to end -----
 
@@ -98,7 +98,7 @@ async fn a_challenge_accepted_by_button_opens_a_thread_and_the_moves_are_posted_
         .fake
         .wait_post("the opening board", |p| p.channel == thread)
         .await;
-    assert!(is_png(opening.files.first().map(|f| f.1.as_slice())));
+    assert!(is_png(png_of(&opening)));
     let game: i64 = 1;
     let first = h.service.game(game).await.unwrap().waiting_for.unwrap();
     assert_eq!(opening.pings, std::slice::from_ref(&first.key));
@@ -107,7 +107,7 @@ async fn a_challenge_accepted_by_button_opens_a_thread_and_the_moves_are_posted_
     for _ in 0..4 {
         let (who, mv) = h.a_move(game).await;
         let before = h.moves_stored(game).await;
-        let answer = h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+        let answer = h.play(who, thread, &mv).await;
         assert_eq!(answer.kind(), 4);
         assert!(!answer.private());
         assert!(is_png(answer.png()), "the answer carries the board");
@@ -118,7 +118,7 @@ async fn a_challenge_accepted_by_button_opens_a_thread_and_the_moves_are_posted_
             "{}",
             answer.content()
         );
-        let next = if who.id == ALICE.id { BOB } else { ALICE };
+        let next = opponent(who);
         assert_eq!(answer.pings(), [next.id.to_string()]);
         assert!(answer
             .content()

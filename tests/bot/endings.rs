@@ -1,7 +1,6 @@
 //! Endings: resignation, draws offered and agreed, games called off, and a game won by a move.
 
 use crate::common;
-use crate::fake_discord::s;
 use crate::support::{is_png, Harness, ALICE, BOB};
 
 // ----- on Discord, end to end -----
@@ -57,7 +56,7 @@ async fn resignation_draws_and_a_won_game_are_announced() {
     let too_late = {
         let (game, thread) = h.game("tyr-11").await;
         let (who, mv) = h.a_move(game).await;
-        h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+        h.play(who, thread, &mv).await;
         h.slash(ALICE, thread, "abort", &[]).await
     };
     assert!(too_late.private());
@@ -79,9 +78,7 @@ async fn resignation_draws_and_a_won_game_are_announced() {
         resigned.content()
     );
     assert_eq!(resigned.pings().len(), 2);
-    let again = h
-        .slash(ALICE, thread, "move", &[("move", s("d1-d3"))])
-        .await;
+    let again = h.play(ALICE, thread, "d1-d3").await;
     assert!(again.private());
     assert!(again.content().contains("is over"), "{}", again.content());
 
@@ -89,7 +86,7 @@ async fn resignation_draws_and_a_won_game_are_announced() {
     let (game, thread) = h.game("tyr-11").await;
     h.set_start(game, &common::position_string("tyr-11", "d", "Kc3 th8"))
         .await;
-    let escape = h.slash(BOB, thread, "move", &[("move", s("c3-a3"))]).await;
+    let escape = h.play(BOB, thread, "c3-a3").await;
     assert!(
         escape.content().contains("bob played c3-a3"),
         "{}",

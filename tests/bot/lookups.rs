@@ -87,7 +87,7 @@ async fn help_rules_games_and_record() {
 
     let (game, thread) = h.game("tyr-11").await;
     let (who, mv) = h.a_move(game).await;
-    h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    h.play(who, thread, &mv).await;
     let games = h.slash(BOB, CHANNEL, "games", &[]).await;
     assert!(games.private());
     assert!(

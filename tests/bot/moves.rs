@@ -2,8 +2,8 @@
 //! player.
 
 use crate::common;
-use crate::fake_discord::{s, Member, Opt};
-use crate::support::{is_png, Harness, ALICE, BOB, CAROL};
+use crate::fake_discord::{s, Opt};
+use crate::support::{is_png, opponent, person, Harness, ALICE, BOB, CAROL};
 
 // ----- on Discord, end to end -----
 
@@ -12,18 +12,17 @@ async fn illegal_moves_and_strangers_are_refused_privately_and_nothing_changes()
     let h = Harness::start("refusals").await;
     let (game, thread) = h.game("tyr-11").await;
     let (who, _) = h.a_move(game).await;
-    let other = if who.id == ALICE.id { BOB } else { ALICE };
+    let other = opponent(who);
     let stored = h.moves_stored(game).await;
     let posts = h.fake.posts().len();
 
-    let person = |m: Member| taflbot::service::Person::new(m.id.to_string(), m.name);
     for (by, text) in [(who, "a1-a11"), (who, "e5-e"), (other, "d1-d3")] {
         let expected = h
             .service
             .play(&person(by), Some(game), None, text)
             .await
             .unwrap_err();
-        let answer = h.slash(by, thread, "move", &[("move", s(text))]).await;
+        let answer = h.play(by, thread, text).await;
         assert!(answer.private(), "{text}");
         assert_eq!(
             answer.content(),
@@ -63,9 +62,7 @@ async fn a_berserk_chain_ends_with_the_end_turn_button() {
         &common::position_string("tyr-11", "a", "tc1 Td5 te5 Tb8 ta8 Kh9"),
     )
     .await;
-    let capture = h
-        .slash(ALICE, thread, "move", &[("move", s("c1-c5"))])
-        .await;
+    let capture = h.play(ALICE, thread, "c1-c5").await;
     assert!(
         capture.content().contains("alice played c1-c5xd5"),
         "{}",

@@ -1,7 +1,7 @@
 //! Notification by direct message (/notify): turns and reminders sent to a player who asked for
 //! them, and a note in the thread, once, when the messages cannot be sent.
 
-use crate::fake_discord::{s, Opt};
+use crate::fake_discord::Opt;
 use crate::support::{Harness, ALICE, BOB, CHANNEL};
 
 // ----- on Discord, end to end -----
@@ -19,8 +19,7 @@ async fn turns_come_by_direct_message_and_closed_dms_fall_back_to_the_thread_onc
     let (game, thread) = h.game("tablut").await;
     // The game begins with alice to move: no message for bob yet.
     assert!(h.fake.dms_to(BOB.id).is_empty());
-    h.slash(ALICE, thread, "move", &[("move", s("d1-d3"))])
-        .await;
+    h.play(ALICE, thread, "d1-d3").await;
     let dm = h
         .fake
         .wait_post("bob's direct message", |p| {
@@ -37,14 +36,13 @@ async fn turns_come_by_direct_message_and_closed_dms_fall_back_to_the_thread_onc
     assert!(dm.content.contains("<t:"), "{}", dm.content);
     assert_eq!(h.fake.dms_to(BOB.id).len(), 1);
     // alice never asked for them.
-    h.slash(BOB, thread, "move", &[("move", s("c5-c7"))]).await;
+    h.play(BOB, thread, "c5-c7").await;
     assert!(h.fake.dms_to(ALICE.id).is_empty());
 
     // bob closes his direct messages: the next turn is said in the thread, once, and the
     // messages stop.
     h.fake.close_dms(BOB.id);
-    h.slash(ALICE, thread, "move", &[("move", s("f1-f3"))])
-        .await;
+    h.play(ALICE, thread, "f1-f3").await;
     let note = h
         .fake
         .wait_post("the note in the thread", |p| {
@@ -57,9 +55,8 @@ async fn turns_come_by_direct_message_and_closed_dms_fall_back_to_the_thread_onc
         note.content
     );
     assert_eq!(note.pings, vec![BOB.id.to_string()]);
-    h.slash(BOB, thread, "move", &[("move", s("g5-g7"))]).await;
-    h.slash(ALICE, thread, "move", &[("move", s("a4-b4"))])
-        .await;
+    h.play(BOB, thread, "g5-g7").await;
+    h.play(ALICE, thread, "a4-b4").await;
     let notes = h
         .fake
         .posts_in(thread)

@@ -107,10 +107,7 @@ impl Harness {
             .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
             .with_test_writer()
             .try_init();
-        let dir = std::env::temp_dir().join(format!("taflbot-e2e-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let db = dir.join("bot.db");
+        let db = scratch(name).join("bot.db");
         let fake = Fake::start().await;
         let clock = Arc::new(TestClock::new(1_790_000_000));
         let service = open(&db, &clock).await;
@@ -168,6 +165,11 @@ impl Harness {
             .await
     }
 
+    /// `who` moves `mv` by /move in `channel`.
+    pub async fn play(&self, who: Member, channel: u64, mv: &str) -> fake_discord::Call {
+        self.slash(who, channel, "move", &[("move", s(mv))]).await
+    }
+
     pub async fn press(&self, who: Member, channel: u64, button: &str) -> fake_discord::Call {
         self.fake.ask(self.fake.press(who, channel, button)).await
     }
@@ -195,7 +197,7 @@ impl Harness {
         assert_eq!(answer.kind(), 7, "the challenge message is updated");
         let game = self
             .service
-            .games(&taflbot::service::Person::new(BOB.id.to_string(), "bob"))
+            .games(&person(BOB))
             .await
             .unwrap()
             .into_iter()
@@ -246,6 +248,16 @@ impl Harness {
         (who, moves[moves.len() / 2].clone())
     }
 
+    /// Holds the database as another writer would, until the transaction is rolled back: the
+    /// bot's work on it waits meanwhile.
+    pub async fn hold_database(&self) -> sqlx::Transaction<'static, sqlx::Sqlite> {
+        self.service
+            .pool()
+            .begin_with("BEGIN IMMEDIATE")
+            .await
+            .unwrap()
+    }
+
     pub async fn shutdown(mut self) {
         if let Some(bot) = self.bot.take() {
             bot.shutdown().await;
@@ -262,4 +274,41 @@ pub async fn open(db: &std::path::Path, clock: &Arc<TestClock>) -> Service {
 
 pub fn is_png(bytes: Option<&[u8]>) -> bool {
     bytes.is_some_and(|b| b.starts_with(b"\x89PNG\r\n\x1a\n") && b.len() > 1000)
+}
+
+/// A fresh folder for one end-to-end test's files, named by `name`.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("taflbot-e2e-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A Discord member as the service knows them.
+pub fn person(m: Member) -> Person {
+    Person::new(m.id.to_string(), m.name)
+}
+
+/// Of alice and bob, the one who is not `m`.
+pub fn opponent(m: Member) -> Member {
+    if m.id == ALICE.id {
+        BOB
+    } else {
+        ALICE
+    }
+}
+
+/// The answer to an interaction sent by `Fake::interact`, waited for 20 s at most.
+pub async fn answer_within_20s(
+    rx: tokio::sync::oneshot::Receiver<fake_discord::Call>,
+) -> fake_discord::Call {
+    tokio::time::timeout(Duration::from_secs(20), rx)
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+/// The first file of a post: the board's picture, where there is one.
+pub fn png_of(p: &fake_discord::Posted) -> Option<&[u8]> {
+    p.files.first().map(|(_, bytes)| bytes.as_slice())
 }

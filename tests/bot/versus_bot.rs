@@ -10,8 +10,10 @@ use taflbot::service::text::{self, Plain};
 use taflbot::service::{NoticeKind, Person, Service, ServiceError, SideChoice, MAX_BOT_GAMES};
 
 use crate::fake_discord::{self, s, Member, Opt, GUILD};
-use crate::support::{alice, bob, service_at, until_no_notice_pending, T0};
-use crate::support::{is_png, Harness, ALICE, BOB, CAROL, CHANNEL};
+use crate::support::{
+    alice, bob, is_png, person, png_of, service_at, until_no_notice_pending, Harness, ALICE, BOB,
+    CAROL, CHANNEL, T0,
+};
 
 fn taflbot() -> Person {
     Person::new("u0", "taflbot")
@@ -269,10 +271,6 @@ const TAFLBOT: Member = Member {
     name: "taflbot",
 };
 
-fn png_of(p: &fake_discord::Posted) -> Option<&[u8]> {
-    p.files.first().map(|(_, bytes)| bytes.as_slice())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenging_taflbot_starts_a_game_it_answers_with_a_picture() {
     let h = Harness::start("versus").await;
@@ -305,9 +303,7 @@ async fn challenging_taflbot_starts_a_game_it_answers_with_a_picture() {
     assert_ne!(thread, CHANNEL, "the game has its thread");
     assert!(is_png(png_of(&opening)));
     // alice attacks and moves; taflbot answers in the thread with the board, pinging her.
-    let mine = h
-        .slash(ALICE, thread, "move", &[("move", s("d2-c2"))])
-        .await;
+    let mine = h.play(ALICE, thread, "d2-c2").await;
     assert!(
         mine.content().contains("played d2-c2"),
         "{}",
@@ -352,8 +348,8 @@ async fn after_a_restart_the_bot_plays_where_it_is_to_move() {
     let mut h = Harness::start("versus-restart").await;
     // While no bot is connected, alice starts a game in which taflbot moves first.
     h.bot.take().unwrap().shutdown().await;
-    let me = taflbot::service::Person::new(fake_discord::APP.to_string(), "taflbot");
-    let alice = taflbot::service::Person::new(ALICE.id.to_string(), "alice");
+    let me = person(TAFLBOT);
+    let alice = person(ALICE);
     let view = h
         .service
         .scoped(taflbot::service::Scope::Server(GUILD.to_string()))

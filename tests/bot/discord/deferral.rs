@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::common;
 use crate::fake_discord::{self, s, Opt};
-use crate::support::{is_png, Harness, ALICE, BOB, CAROL, CHANNEL};
+use crate::support::{answer_within_20s, is_png, Harness, ALICE, BOB, CAROL, CHANNEL};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_work_is_deferred_and_then_answered() {
@@ -14,12 +14,7 @@ async fn slow_work_is_deferred_and_then_answered() {
     let (who, mv) = h.a_move(game).await;
     // Another writer holds the database for 2.5 s: the move waits for it, longer than the bot
     // lets Discord wait without a word.
-    let blocker = h
-        .service
-        .pool()
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .unwrap();
+    let blocker = h.hold_database().await;
     let rx = h
         .fake
         .interact(h.fake.slash(who, thread, "move", &[("move", s(&mv))]));
@@ -32,10 +27,7 @@ async fn slow_work_is_deferred_and_then_answered() {
     assert!(!deferred.private());
     tokio::time::sleep(Duration::from_millis(1000)).await;
     blocker.rollback().await.unwrap();
-    let answer = tokio::time::timeout(Duration::from_secs(20), rx)
-        .await
-        .unwrap()
-        .unwrap();
+    let answer = answer_within_20s(rx).await;
     assert_eq!(answer.method, "PATCH", "the deferred answer is edited in");
     assert!(answer.path.ends_with("/messages/@original"));
     assert!(
@@ -51,13 +43,6 @@ async fn slow_work_is_deferred_and_then_answered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_command_and_button_defers_when_the_work_runs_long() {
     let h = Harness::start("defer-all").await;
-    let hold = || async {
-        h.service
-            .pool()
-            .begin_with("BEGIN IMMEDIATE")
-            .await
-            .unwrap()
-    };
     // The Accept button under a held database: a deferred update, then the message edited.
     let challenge = h
         .slash(
@@ -68,7 +53,7 @@ async fn every_command_and_button_defers_when_the_work_runs_long() {
         )
         .await;
     let accept = challenge.buttons()[0].clone();
-    let blocker = hold().await;
+    let blocker = h.hold_database().await;
     let rx = h.fake.interact(h.fake.press(BOB, CHANNEL, &accept));
     h.fake
         .wait_call("the deferred update", |c| {
@@ -77,10 +62,7 @@ async fn every_command_and_button_defers_when_the_work_runs_long() {
         .await;
     tokio::time::sleep(Duration::from_millis(1000)).await;
     blocker.rollback().await.unwrap();
-    let answer = tokio::time::timeout(Duration::from_secs(20), rx)
-        .await
-        .unwrap()
-        .unwrap();
+    let answer = answer_within_20s(rx).await;
     assert_eq!(answer.method, "PATCH");
     assert!(
         answer.content().starts_with("bob accepted: game #"),
@@ -90,7 +72,7 @@ async fn every_command_and_button_defers_when_the_work_runs_long() {
 
     // /resign by a stranger: deferred in public, refused in private, the public note taken away.
     let (game, thread) = h.game("tyr-11").await;
-    let blocker = hold().await;
+    let blocker = h.hold_database().await;
     let rx = h.fake.interact(
         h.fake
             .slash(CAROL, thread, "resign", &[("game", Opt::Int(game))]),
@@ -99,10 +81,7 @@ async fn every_command_and_button_defers_when_the_work_runs_long() {
     let first = h.fake.wait_call("the deferral", deferral).await;
     tokio::time::sleep(Duration::from_millis(1000)).await;
     blocker.rollback().await.unwrap();
-    let refused = tokio::time::timeout(Duration::from_secs(20), rx)
-        .await
-        .unwrap()
-        .unwrap();
+    let refused = answer_within_20s(rx).await;
     assert!(refused.private(), "{refused:?}");
     assert_eq!(
         refused.content(),
@@ -115,7 +94,7 @@ async fn every_command_and_button_defers_when_the_work_runs_long() {
         .any(|c| c.method == "DELETE" && c.path.ends_with("/messages/@original")));
 
     // /resign by a player: deferred, then the result edited in.
-    let blocker = hold().await;
+    let blocker = h.hold_database().await;
     let rx = h.fake.interact(
         h.fake
             .slash(BOB, thread, "resign", &[("game", Opt::Int(game))]),
@@ -125,10 +104,7 @@ async fn every_command_and_button_defers_when_the_work_runs_long() {
         .await;
     tokio::time::sleep(Duration::from_millis(1000)).await;
     blocker.rollback().await.unwrap();
-    let resigned = tokio::time::timeout(Duration::from_secs(20), rx)
-        .await
-        .unwrap()
-        .unwrap();
+    let resigned = answer_within_20s(rx).await;
     assert_eq!(resigned.method, "PATCH");
     assert!(
         resigned.content().starts_with("bob resigned."),

@@ -6,7 +6,7 @@ use std::time::Duration;
 use taflbot::service::DAY;
 
 use crate::fake_discord::{s, Failure, Mode, Opt};
-use crate::support::{is_png, until, until_no_notice_pending, Harness, CHANNEL};
+use crate::support::{is_png, png_of, until, until_no_notice_pending, Harness, CHANNEL};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failed_answers_are_retried_and_the_move_is_kept() {
@@ -22,7 +22,7 @@ async fn failed_answers_are_retried_and_the_move_is_kept() {
         mode: Mode::Refuse,
     });
     let (who, mv) = h.a_move(game).await;
-    let answer = h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    let answer = h.play(who, thread, &mv).await;
     assert!(is_png(answer.png()));
     assert_eq!(h.moves_stored(game).await, 1);
 
@@ -35,7 +35,7 @@ async fn failed_answers_are_retried_and_the_move_is_kept() {
         mode: Mode::Refuse,
     });
     let (who, mv) = h.a_move(game).await;
-    let answer = h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    let answer = h.play(who, thread, &mv).await;
     assert!(answer.content().contains(&mv));
     assert_eq!(h.moves_stored(game).await, 2);
     let refused: Vec<_> = h
@@ -57,7 +57,7 @@ async fn failed_answers_are_retried_and_the_move_is_kept() {
     });
     let (who, mv) = h.a_move(game).await;
     let posts = h.fake.posts().len();
-    let answer = h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    let answer = h.play(who, thread, &mv).await;
     assert!(answer.content().contains(&mv));
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(h.fake.posts().len(), posts, "no second copy in the thread");
@@ -89,7 +89,7 @@ async fn failed_answers_are_retried_and_the_move_is_kept() {
             p.channel == thread && p.content.contains(&mv)
         })
         .await;
-    assert!(is_png(posted.files.first().map(|f| f.1.as_slice())));
+    assert!(is_png(png_of(&posted)));
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(
         h.fake
@@ -216,7 +216,7 @@ async fn archived_locked_and_deleted_threads_do_not_stop_a_game() {
     assert_eq!(h.service.game(game).await.unwrap().thread, None);
     // From now on the game is answered in the channel itself.
     let (who, mv) = h.a_move(game).await;
-    let answer = h.slash(who, CHANNEL, "move", &[("move", s(&mv))]).await;
+    let answer = h.play(who, CHANNEL, &mv).await;
     assert!(!answer.private());
     assert!(is_png(answer.png()));
     h.shutdown().await;
@@ -234,7 +234,7 @@ async fn without_thread_permission_the_game_is_played_in_the_channel() {
         .await;
     assert!(opening.content.starts_with(&format!("Game #{game}")));
     let (who, mv) = h.a_move(game).await;
-    let answer = h.slash(who, CHANNEL, "move", &[("move", s(&mv))]).await;
+    let answer = h.play(who, CHANNEL, &mv).await;
     assert!(!answer.private());
     assert!(is_png(answer.png()));
     h.shutdown().await;

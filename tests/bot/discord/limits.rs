@@ -4,12 +4,11 @@
 use taflbot::service::DAY;
 
 use crate::fake_discord::{s, Member, Opt};
-use crate::support::{Harness, ALICE, BOB, CAROL, CHANNEL};
+use crate::support::{person, Harness, ALICE, BOB, CAROL, CHANNEL};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_lists_and_long_input_stay_within_discords_limits() {
     let h = Harness::start("limits").await;
-    let person = |m: Member| taflbot::service::Person::new(m.id.to_string(), m.name);
     for _ in 0..60 {
         let c = h
             .service

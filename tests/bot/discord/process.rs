@@ -7,19 +7,21 @@ use std::time::Duration;
 
 use taflbot::service::{Service, TestClock};
 
-use crate::fake_discord::{s, Failure, Fake, Member, Mode, Opt, GUILD};
-use crate::support::{is_png, open, Harness, ALICE, BOB, CHANNEL};
+use crate::fake_discord::{s, Failure, Fake, Mode, Opt, GUILD};
+use crate::support::{
+    answer_within_20s, is_png, open, person, scratch, Harness, ALICE, BOB, CHANNEL,
+};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_game_goes_on_after_the_bot_restarts() {
     let mut h = Harness::start("restart").await;
     let (game, thread) = h.game("sea-battle-9").await;
     let (who, mv) = h.a_move(game).await;
-    h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    h.play(who, thread, &mv).await;
     h.restart().await;
     assert_eq!(h.fake.identifies(), 2, "a new client connected");
     let (who, mv) = h.a_move(game).await;
-    let answer = h.slash(who, thread, "move", &[("move", s(&mv))]).await;
+    let answer = h.play(who, thread, &mv).await;
     assert!(
         answer.content().contains(&format!("played {mv}")),
         "{}",
@@ -72,16 +74,13 @@ async fn ended(child: std::process::Child) -> (std::process::ExitStatus, String)
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_lets_the_move_in_flight_finish_and_the_token_is_never_shown() {
-    let dir = std::env::temp_dir().join(format!("taflbot-e2e-{}-sigterm", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("sigterm");
     let db = dir.join("bot.db");
     let fake = Fake::start().await;
     let thread = 650_000_000_000_000_001_u64;
     let game = {
         let pool = taflbot::store::open(db.to_str().unwrap()).await.unwrap();
         let service = Service::new(pool, Arc::new(taflbot::service::SystemClock));
-        let person = |m: Member| taflbot::service::Person::new(m.id.to_string(), m.name);
         let c = service
             .challenge(
                 &person(ALICE),
@@ -136,10 +135,7 @@ async fn sigterm_lets_the_move_in_flight_finish_and_the_token_is_never_shown() {
         .status()
         .unwrap()
         .success());
-    let answer = tokio::time::timeout(Duration::from_secs(20), rx)
-        .await
-        .unwrap()
-        .unwrap();
+    let answer = answer_within_20s(rx).await;
     assert!(
         answer.content().contains("alice played"),
         "{}",
@@ -163,8 +159,7 @@ async fn sigterm_lets_the_move_in_flight_finish_and_the_token_is_never_shown() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_token_is_one_sentence() {
-    let dir = std::env::temp_dir().join(format!("taflbot-e2e-{}-token", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("token");
     let fake = Fake::start().await;
     fake.fail(Failure {
         method: "GET",

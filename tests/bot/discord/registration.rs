@@ -2,7 +2,7 @@
 //! and their options completed as they are typed.
 
 use crate::fake_discord::{self, s, GUILD};
-use crate::support::{Harness, ALICE, BOB, CHANNEL};
+use crate::support::{opponent, person, Harness, ALICE, CHANNEL};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_commands_are_registered_with_descriptions_and_completion() {
@@ -80,11 +80,7 @@ async fn autocomplete_offers_at_most_25_legal_moves_that_match_what_was_typed() 
     let (who, _) = h.a_move(game).await;
     let (_, legal) = h
         .service
-        .legal_moves(
-            &taflbot::service::Person::new(who.id.to_string(), who.name),
-            Some(game),
-            None,
-        )
+        .legal_moves(&person(who), Some(game), None)
         .await
         .unwrap();
     assert!(legal.len() > 25);
@@ -144,7 +140,7 @@ async fn autocomplete_offers_at_most_25_legal_moves_that_match_what_was_typed() 
         .await;
     assert!(choices(&exact).contains(one));
     // The other player is told why there is nothing to choose.
-    let other = if who.id == ALICE.id { BOB } else { ALICE };
+    let other = opponent(who);
     let waiting = h
         .fake
         .ask(

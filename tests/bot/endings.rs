@@ -1,7 +1,87 @@
-//! Endings: resignation, draws offered and agreed, games called off, and a game won by a move.
+//! Endings: resignation, draws offered, declined and agreed, games called off, and a game won by a
+//! move; a draw offer lasts until the opponent moves.
+
+use std::sync::Arc;
+
+use taflbot::rules::{Reason, Side};
+use taflbot::service::text::{self, Plain};
+use taflbot::service::{Service, ServiceError, TestClock};
 
 use crate::common;
-use crate::support::{is_png, Harness, ALICE, BOB};
+use crate::support::{alice, bob, is_png, service_at, started, Harness, ALICE, BOB, T0};
+
+async fn service(url: &str) -> (Service, Arc<TestClock>) {
+    service_at(url, T0).await
+}
+
+#[tokio::test]
+async fn endings_resign_draw_abort() {
+    let (svc, _) = service(":memory:").await;
+    let g1 = started(&svc).await;
+    let view = svc.resign(&bob(), Some(g1), None).await.unwrap();
+    assert_eq!(view.outcome.unwrap().winner, Some(Side::Attackers));
+    assert_eq!(view.outcome.unwrap().reason, Reason::Resignation);
+    assert_eq!(
+        text::status_line(&view, &Plain),
+        format!(
+            "Game #{g1} is over: alice (attackers) won: resignation. \
+             Ratings: alice 1742 (+242), bob 1258 (-242)."
+        )
+    );
+
+    let g2 = started(&svc).await;
+    let (offered, agreed) = svc.draw(&alice(), Some(g2), None).await.unwrap();
+    assert!(!agreed);
+    assert_eq!(offered.draw_offer.unwrap().name, "alice");
+    let twice = svc.draw(&alice(), Some(g2), None).await.unwrap_err();
+    assert_eq!(
+        twice.to_string(),
+        format!("you have already offered a draw in game #{g2}")
+    );
+    svc.decline_draw(&bob(), Some(g2), None).await.unwrap();
+    svc.draw(&alice(), Some(g2), None).await.unwrap();
+    let (drawn, agreed) = svc.draw(&bob(), Some(g2), None).await.unwrap();
+    assert!(agreed);
+    assert_eq!(drawn.outcome.unwrap().reason, Reason::Agreement);
+
+    let g3 = started(&svc).await;
+    let aborted = svc.abort(&bob(), Some(g3), None).await.unwrap();
+    assert!(aborted.aborted);
+    let g4 = started(&svc).await;
+    svc.play(&alice(), Some(g4), None, "d1-d3").await.unwrap();
+    let late = svc.abort(&alice(), Some(g4), None).await.unwrap_err();
+    assert_eq!(
+        late.to_string(),
+        format!("game #{g4} has begun: resign instead of aborting")
+    );
+    // A finished game reads back with its ending after a reload.
+    let (view, _) = svc.board(&alice(), Some(g1), None, false).await.unwrap();
+    assert_eq!(view.outcome.unwrap().reason, Reason::Resignation);
+}
+
+#[tokio::test]
+async fn a_draw_offer_lasts_until_the_opponent_moves_and_accepting_never_offers() {
+    let (svc, _clock) = service(":memory:").await;
+    let id = started(&svc).await;
+    // Nothing to accept: refused, and no offer is made.
+    let e = svc.accept_draw(&bob(), Some(id), None).await.unwrap_err();
+    assert!(matches!(e, ServiceError::NoDrawOffer(_)), "{e}");
+    assert!(svc.game(id).await.unwrap().draw_offer.is_none());
+    // alice offers and moves: the offer stands.
+    svc.draw(&alice(), Some(id), None).await.unwrap();
+    let played = svc.play(&alice(), Some(id), None, "d1-d3").await.unwrap();
+    assert_eq!(played.view.draw_offer, Some(alice()));
+    assert_eq!(svc.game(id).await.unwrap().draw_offer, Some(alice()));
+    // bob moves instead of answering: the offer lapses.
+    let played = svc.play(&bob(), Some(id), None, "e5-e2").await.unwrap();
+    assert_eq!(played.view.draw_offer, None);
+    let e = svc.accept_draw(&bob(), Some(id), None).await.unwrap_err();
+    assert!(matches!(e, ServiceError::NoDrawOffer(_)), "{e}");
+    // An offer answered by the Accept draw button ends the game.
+    svc.draw(&alice(), Some(id), None).await.unwrap();
+    let drawn = svc.accept_draw(&bob(), Some(id), None).await.unwrap();
+    assert!(drawn.outcome.is_some_and(|o| o.winner.is_none()));
+}
 
 // ----- on Discord, end to end -----
 

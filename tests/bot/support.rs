@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use taflbot::discord::post::Retry;
 use taflbot::discord::{Config, Running};
-use taflbot::service::{Person, Service, TestClock};
+use taflbot::service::{Person, Service, SideChoice, TestClock};
 use taflbot::store;
 
 use crate::fake_discord::{self, s, Fake, Member, Opt, GUILD};
@@ -34,6 +34,22 @@ pub async fn service_at(url: &str, now: i64) -> (Service, Arc<TestClock>) {
     let clock = Arc::new(TestClock::new(now));
     let pool = store::open(url).await.unwrap();
     (Service::new(pool, clock.clone()), clock)
+}
+
+/// A game begun: alice (attackers) against bob (defenders) at tyr-11, three days per move.
+pub async fn started(svc: &Service) -> i64 {
+    let c = svc
+        .challenge(
+            &alice(),
+            &bob(),
+            "tyr-11",
+            SideChoice::Attackers,
+            None,
+            Some("chan"),
+        )
+        .await
+        .unwrap();
+    svc.accept(&bob(), Some(c.id), None).await.unwrap().id
 }
 
 /// Waits until `done` holds, asking every 20 ms; fails, naming `what`, after 10 s. For what a

@@ -4,10 +4,10 @@
 use taflbot::service::{Service, ServiceError, SideChoice, Terms};
 
 use crate::common::long_copenhagen_game;
-use crate::people::{alice, bob, T0};
+use crate::support::{alice, bob, T0};
 
 async fn service() -> Service {
-    crate::people::service_at(":memory:", T0).await.0
+    crate::support::service_at(":memory:", T0).await.0
 }
 
 /// The first `plies` moves of the corpus's first game that long, as aagenielsen.dk writes them.

@@ -1,5 +1,6 @@
 //! Ratings: Glicko-2 by the `skillratings` crate with lichess's settings, the side advantage, the
-//! rated games and the ones never rated, leaderboards and profiles with their chart.
+//! rated games and the ones never rated, leaderboards and profiles with their chart. And on
+//! Discord, end to end: a rated result, the leaderboard and its pages, and a profile's chart.
 
 use std::sync::Arc;
 
@@ -9,10 +10,12 @@ use taflbot::rating::{self, Rating};
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{Person, Scope, Service, ServiceError, SideChoice, Terms, TestClock, DAY};
 
-use crate::people::{alice, bob, T0};
+use crate::fake_discord::{s, Opt, GUILD};
+use crate::support::{alice, bob, T0};
+use crate::support::{Harness, ALICE, BOB, CAROL, CHANNEL};
 
 async fn service() -> (Service, Arc<TestClock>) {
-    crate::people::service_at(":memory:", T0).await
+    crate::support::service_at(":memory:", T0).await
 }
 
 /// A game of `variant` between `attacker` and `defender` on `terms`, begun.
@@ -384,4 +387,82 @@ async fn a_profile_counts_results_by_side_and_draws_the_ratings() {
     let nobody = svc.profile(&Person::new("u9", "nobody")).await.unwrap();
     assert!(svc.rating_chart(&nobody).await.unwrap().is_none());
     assert!(text::profile(&nobody, &Plain).contains("has not played"));
+}
+
+// ----- on Discord, end to end -----
+
+#[tokio::test]
+async fn a_rated_result_then_the_leaderboard_its_pages_and_a_profile_with_its_chart() {
+    let h = Harness::start("ratings").await;
+    let (game, thread) = h.game("tablut").await;
+    let resigned = h.slash(BOB, thread, "resign", &[]).await;
+    let said = resigned.content();
+    assert!(said.contains(&format!("Game #{game} is over")), "{said}");
+    assert!(said.contains("Ratings: alice 17"), "{said}");
+    assert!(said.contains("bob 12"), "{said}");
+
+    // Sixteen more players here, rated through the service, make a second page.
+    let here = h
+        .service
+        .scoped(taflbot::service::Scope::Server(GUILD.to_string()));
+    for i in 0..8 {
+        let a = taflbot::service::Person::new(format!("90{i}"), format!("a{i}"));
+        let d = taflbot::service::Person::new(format!("91{i}"), format!("d{i}"));
+        let c = here
+            .challenge(
+                &a,
+                &d,
+                "tablut",
+                taflbot::service::SideChoice::Attackers,
+                None,
+                None,
+            )
+            .await
+            .unwrap();
+        let id = here.accept(&d, Some(c.id), None).await.unwrap().id;
+        here.resign(&d, Some(id), None).await.unwrap();
+    }
+    let board = h.slash(CAROL, CHANNEL, "leaderboard", &[]).await;
+    let text = board.content();
+    assert!(!board.private());
+    assert!(
+        text.starts_with("**Tablut (Cartier)** ratings here, page 1 of 2 (18 players):"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 16, "{text}");
+    let next = board.buttons();
+    assert_eq!(next.len(), 1, "{next:?}");
+    let page2 = h.press(CAROL, CHANNEL, &next[0]).await;
+    assert_eq!(page2.kind(), 7, "the page replaces the message");
+    assert!(
+        page2.content().contains("page 2 of 2"),
+        "{}",
+        page2.content()
+    );
+    assert!(page2.content().contains("\n16. "), "{}", page2.content());
+    assert_eq!(page2.buttons().len(), 1, "only a button back");
+
+    let profile = h
+        .slash(CAROL, CHANNEL, "profile", &[("player", Opt::User(ALICE))])
+        .await;
+    let text = profile.content();
+    assert!(text.starts_with("Profile of alice:"), "{text}");
+    assert!(
+        text.contains("Tablut (Cartier): 17") && text.contains("as attackers 1-0-0"),
+        "{text}"
+    );
+    let chart = image::load_from_memory(profile.png().expect("the chart"))
+        .unwrap()
+        .to_rgb8();
+    assert_eq!(chart.dimensions(), taflbot::render::CHART_SIZE);
+    // Nobody rated in a variant: said so.
+    let none = h
+        .slash(CAROL, CHANNEL, "leaderboard", &[("variant", s("brandubh"))])
+        .await;
+    assert!(none.private());
+    assert_eq!(
+        none.content(),
+        "Nobody here has a rating in Brandubh 7x7 yet."
+    );
+    h.shutdown().await;
 }

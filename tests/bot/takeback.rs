@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use taflbot::service::{News, Person, Service, ServiceError, SideChoice, Takeback, TestClock, DAY};
 
-use crate::people::{alice, bob, T0};
+use crate::support::{alice, bob, T0};
 
 async fn service() -> (Service, Arc<TestClock>) {
-    crate::people::service_at(":memory:", T0).await
+    crate::support::service_at(":memory:", T0).await
 }
 
 /// A rated tyr-11 game, alice attacking, after `moves`.

@@ -7,7 +7,7 @@ use taflbot::service::text::{self, Plain};
 use taflbot::service::{Service, ServiceError, SideChoice, TestClock, DAY};
 use taflbot::store;
 
-use crate::people::{alice, bob};
+use crate::support::{alice, bob};
 
 /// 2027-03-01 00:00 UTC: the same calendar year for a while.
 const T0: i64 = 1_803_859_200;

@@ -1,5 +1,7 @@
 //! Games against taflbot's engine, through the service: started at once, the bot's turns stored
 //! with their notices, never twice, found again after a restart; hints where they are allowed.
+//! And on Discord, end to end: challenging taflbot, its moves posted with the board, its turn
+//! played after a restart, and hints refused in games between people.
 
 use std::time::Duration;
 
@@ -7,7 +9,11 @@ use taflbot::rules::Side;
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{NoticeKind, Person, Service, ServiceError, SideChoice, MAX_BOT_GAMES};
 
-use crate::people::{alice, bob, service_at, until_no_notice_pending, T0};
+use crate::fake_discord::{self, s, Member, Opt, GUILD};
+use crate::support::{
+    alice, bob, is_png, person, png_of, service_at, until_no_notice_pending, Harness, ALICE, BOB,
+    CAROL, CHANNEL, T0,
+};
 
 fn taflbot() -> Person {
     Person::new("u0", "taflbot")
@@ -263,4 +269,155 @@ async fn the_bots_limits() {
         more.unwrap_err().to_string(),
         "you have 3 games against the bot going, the most there may be: finish one first"
     );
+}
+
+// ----- on Discord, end to end -----
+
+/// taflbot itself, as a user option names it.
+const TAFLBOT: Member = Member {
+    id: fake_discord::APP,
+    name: "taflbot",
+};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenging_taflbot_starts_a_game_it_answers_with_a_picture() {
+    let h = Harness::start("versus").await;
+    let answer = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "challenge",
+            &[
+                ("opponent", Opt::User(TAFLBOT)),
+                ("variant", s("brandubh")),
+                ("side", Opt::Int(0)),
+                ("level", Opt::Int(1)),
+            ],
+        )
+        .await;
+    assert!(!answer.private());
+    assert!(
+        answer
+            .content()
+            .contains("takes on taflbot: game #1 (Brandubh 7x7) has begun, taflbot at level 1"),
+        "{}",
+        answer.content()
+    );
+    let opening = h
+        .fake
+        .wait_post("the opening board", |p| p.content.starts_with("Game #1:"))
+        .await;
+    let thread = opening.channel;
+    assert_ne!(thread, CHANNEL, "the game has its thread");
+    assert!(is_png(png_of(&opening)));
+    // alice attacks and moves; taflbot answers in the thread with the board, pinging her.
+    let mine = h.play(ALICE, thread, "d2-c2").await;
+    assert!(
+        mine.content().contains("played d2-c2"),
+        "{}",
+        mine.content()
+    );
+    assert!(
+        mine.content().contains("taflbot is thinking."),
+        "{}",
+        mine.content()
+    );
+    assert!(mine.pings().is_empty(), "the bot is not pinged");
+    let reply = h
+        .fake
+        .wait_post("taflbot's move", |p| {
+            p.content.starts_with("taflbot played ")
+        })
+        .await;
+    assert_eq!(reply.channel, thread);
+    assert!(is_png(png_of(&reply)));
+    assert!(
+        reply
+            .content
+            .ends_with(&format!("<@{}>, your move.", ALICE.id)),
+        "{}",
+        reply.content
+    );
+    assert_eq!(reply.pings, [ALICE.id.to_string()]);
+    assert_eq!(h.moves_stored(1).await, 2);
+    // A hint, privately, in a game against the bot.
+    let hint = h.slash(ALICE, thread, "hint", &[]).await;
+    assert!(hint.private());
+    assert!(
+        hint.content().contains("taflbot would play"),
+        "{}",
+        hint.content()
+    );
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_the_bot_plays_where_it_is_to_move() {
+    let mut h = Harness::start("versus-restart").await;
+    // While no bot is connected, alice starts a game in which taflbot moves first.
+    h.bot.take().unwrap().shutdown().await;
+    let me = person(TAFLBOT);
+    let alice = person(ALICE);
+    let view = h
+        .service
+        .scoped(taflbot::service::Scope::Server(GUILD.to_string()))
+        .play_bot(
+            &alice,
+            &me,
+            &taflbot::service::Terms {
+                side: taflbot::service::SideChoice::Defenders,
+                days: None,
+                ..taflbot::service::Terms::new("tablut".parse().unwrap())
+            },
+            Some(1),
+            Some(&CHANNEL.to_string()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(h.moves_stored(view.id).await, 0);
+    h.connect().await;
+    let moved = h
+        .fake
+        .wait_post("taflbot's first move", |p| {
+            p.content.starts_with("taflbot played ")
+        })
+        .await;
+    assert_eq!(moved.channel, CHANNEL);
+    assert!(is_png(png_of(&moved)));
+    assert_eq!(h.moves_stored(view.id).await, 1);
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_hint_in_a_game_between_people_that_goes_on() {
+    let h = Harness::start("no-hint").await;
+    let (game, thread) = h.game("brandubh").await;
+    let refused = h.slash(BOB, thread, "hint", &[]).await;
+    assert!(refused.private());
+    assert_eq!(
+        refused.content(),
+        format!(
+            "No hints in game #{game}: hints are for games against the bot and for finished games."
+        )
+    );
+    // Nor does a level make a challenge to a person.
+    let level = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "challenge",
+            &[
+                ("opponent", Opt::User(CAROL)),
+                ("variant", s("brandubh")),
+                ("level", Opt::Int(2)),
+            ],
+        )
+        .await;
+    assert!(level.private());
+    assert!(
+        level.content().contains("a challenge to a person has none"),
+        "{}",
+        level.content()
+    );
+    h.shutdown().await;
 }

@@ -1,0 +1,188 @@
+//! Endings: resignation, draws offered, declined and agreed, games called off, and a game won by a
+//! move; a draw offer lasts until the opponent moves.
+
+use std::sync::Arc;
+
+use taflbot::rules::{Reason, Side};
+use taflbot::service::text::{self, Plain};
+use taflbot::service::{Service, ServiceError, TestClock};
+
+use crate::common;
+use crate::support::{alice, bob, is_png, service_at, started, Harness, ALICE, BOB, T0};
+
+async fn service(url: &str) -> (Service, Arc<TestClock>) {
+    service_at(url, T0).await
+}
+
+#[tokio::test]
+async fn endings_resign_draw_abort() {
+    let (svc, _) = service(":memory:").await;
+    let g1 = started(&svc).await;
+    let view = svc.resign(&bob(), Some(g1), None).await.unwrap().view;
+    assert_eq!(view.outcome.unwrap().winner, Some(Side::Attackers));
+    assert_eq!(view.outcome.unwrap().reason, Reason::Resignation);
+    assert_eq!(
+        text::status_line(&view, &Plain),
+        format!(
+            "Game #{g1} is over: alice (attackers) won: resignation. \
+             Ratings: alice 1742 (+242), bob 1258 (-242)."
+        )
+    );
+
+    let g2 = started(&svc).await;
+    let said = svc.draw(&alice(), Some(g2), None).await.unwrap();
+    let agreed = matches!(said.news, taflbot::service::News::DrawAgreed { .. });
+    let offered = said.view;
+    assert!(!agreed);
+    assert_eq!(offered.draw_offer.unwrap().name, "alice");
+    let twice = svc.draw(&alice(), Some(g2), None).await.unwrap_err();
+    assert_eq!(
+        twice.to_string(),
+        format!("you have already offered a draw in game #{g2}")
+    );
+    svc.decline_draw(&bob(), Some(g2), None).await.unwrap();
+    svc.draw(&alice(), Some(g2), None).await.unwrap();
+    let said = svc.draw(&bob(), Some(g2), None).await.unwrap();
+    let agreed = matches!(said.news, taflbot::service::News::DrawAgreed { .. });
+    let drawn = said.view;
+    assert!(agreed);
+    assert_eq!(drawn.outcome.unwrap().reason, Reason::Agreement);
+
+    let g3 = started(&svc).await;
+    let aborted = svc.abort(&bob(), Some(g3), None).await.unwrap().view;
+    assert!(aborted.aborted);
+    let g4 = started(&svc).await;
+    svc.play(&alice(), Some(g4), None, "d1-d3").await.unwrap();
+    let late = svc.abort(&alice(), Some(g4), None).await.unwrap_err();
+    assert_eq!(
+        late.to_string(),
+        format!("game #{g4} has begun: resign instead of aborting")
+    );
+    // A finished game reads back with its ending after a reload.
+    let (view, _) = svc.board(&alice(), Some(g1), None, false).await.unwrap();
+    assert_eq!(view.outcome.unwrap().reason, Reason::Resignation);
+}
+
+#[tokio::test]
+async fn a_draw_offer_lasts_until_the_opponent_moves_and_accepting_never_offers() {
+    let (svc, _clock) = service(":memory:").await;
+    let id = started(&svc).await;
+    // Nothing to accept: refused, and no offer is made.
+    let e = svc.accept_draw(&bob(), Some(id), None).await.unwrap_err();
+    assert!(matches!(e, ServiceError::NoDrawOffer(_)), "{e}");
+    assert!(svc.game(id).await.unwrap().draw_offer.is_none());
+    // alice offers and moves: the offer stands.
+    svc.draw(&alice(), Some(id), None).await.unwrap();
+    let played = svc.play(&alice(), Some(id), None, "d1-d3").await.unwrap();
+    assert_eq!(played.view.draw_offer, Some(alice()));
+    assert_eq!(svc.game(id).await.unwrap().draw_offer, Some(alice()));
+    // bob moves instead of answering: the offer lapses.
+    let played = svc.play(&bob(), Some(id), None, "e5-e2").await.unwrap();
+    assert_eq!(played.view.draw_offer, None);
+    let e = svc.accept_draw(&bob(), Some(id), None).await.unwrap_err();
+    assert!(matches!(e, ServiceError::NoDrawOffer(_)), "{e}");
+    // An offer answered by the Accept draw button ends the game.
+    svc.draw(&alice(), Some(id), None).await.unwrap();
+    let drawn = svc.accept_draw(&bob(), Some(id), None).await.unwrap().view;
+    assert!(drawn.outcome.is_some_and(|o| o.winner.is_none()));
+}
+
+// ----- on Discord, end to end -----
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resignation_draws_and_a_won_game_are_announced() {
+    let h = Harness::start("endings").await;
+    // A draw offered by command and accepted by button.
+    let (game, thread) = h.game("tablut").await;
+    // A stale Accept draw press, with no offer open, is refused and offers nothing.
+    let stale = h.press(BOB, thread, &format!("drawyes:{game}")).await;
+    assert!(stale.private());
+    assert_eq!(
+        stale.content(),
+        format!("There is no draw offer to answer in game #{game}.")
+    );
+    assert!(h.service.game(game).await.unwrap().draw_offer.is_none());
+    let offer = h.slash(ALICE, thread, "draw", &[]).await;
+    assert!(
+        offer.content().contains("alice offers a draw"),
+        "{}",
+        offer.content()
+    );
+    assert_eq!(offer.pings(), [BOB.id.to_string()]);
+    assert_eq!(
+        offer.buttons(),
+        [format!("drawyes:{game}"), format!("drawno:{game}")]
+    );
+    let agreed = h.press(BOB, thread, &format!("drawyes:{game}")).await;
+    assert!(
+        agreed.content().contains("bob accepted the draw"),
+        "{}",
+        agreed.content()
+    );
+    assert!(
+        agreed.content().contains("a draw: agreed"),
+        "{}",
+        agreed.content()
+    );
+    let view = h.service.game(game).await.unwrap();
+    assert!(view.outcome.is_some_and(|o| o.winner.is_none()));
+
+    // Called off before the first move.
+    let (game, thread) = h.game("tyr-11").await;
+    let aborted = h.slash(BOB, thread, "abort", &[]).await;
+    assert!(
+        aborted.content().starts_with(&format!(
+            "bob called the game off. Game #{game} was aborted."
+        )),
+        "{}",
+        aborted.content()
+    );
+    let too_late = {
+        let (game, thread) = h.game("tyr-11").await;
+        let (who, mv) = h.a_move(game).await;
+        h.play(who, thread, &mv).await;
+        h.slash(ALICE, thread, "abort", &[]).await
+    };
+    assert!(too_late.private());
+    assert!(
+        too_late.content().contains("has begun: resign instead"),
+        "{}",
+        too_late.content()
+    );
+
+    // Resignation.
+    let (game, thread) = h.game("tyr-11").await;
+    let resigned = h.slash(BOB, thread, "resign", &[]).await;
+    assert!(!resigned.private());
+    assert!(
+        resigned
+            .content()
+            .starts_with(&format!("bob resigned. Game #{game} is over: alice")),
+        "{}",
+        resigned.content()
+    );
+    assert_eq!(resigned.pings().len(), 2);
+    let again = h.play(ALICE, thread, "d1-d3").await;
+    assert!(again.private());
+    assert!(again.content().contains("is over"), "{}", again.content());
+
+    // The king escapes: the game is won by the move, and announced.
+    let (game, thread) = h.game("tyr-11").await;
+    h.set_start(game, &common::position_string("tyr-11", "d", "Kc3 th8"))
+        .await;
+    let escape = h.play(BOB, thread, "c3-a3").await;
+    assert!(
+        escape.content().contains("bob played c3-a3"),
+        "{}",
+        escape.content()
+    );
+    assert!(
+        escape.content().contains("is over: bob (defenders) won"),
+        "{}",
+        escape.content()
+    );
+    assert!(is_png(escape.png()));
+    assert_eq!(escape.pings().len(), 2, "both players hear of the result");
+    assert!(h.service.game(game).await.unwrap().outcome.is_some());
+    h.shutdown().await;
+}

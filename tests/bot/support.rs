@@ -1,0 +1,330 @@
+//! What the tests share. For the service's tests: the players, and a service on a fresh database
+//! under a test clock. For the end-to-end tests on Discord: the players as Discord members, and a
+//! `Harness` (a fake Discord on 127.0.0.1, the real bot connected to it, and the service behind
+//! the bot on a SQLite file).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use taflbot::discord::post::Retry;
+use taflbot::discord::{Config, Running};
+use taflbot::service::{Person, Service, SideChoice, TestClock};
+use taflbot::store;
+
+use crate::fake_discord::{self, s, Fake, Member, Opt, GUILD};
+
+/// The test clock's usual start.
+pub const T0: i64 = 1_800_000_000;
+
+pub fn alice() -> Person {
+    Person::new("u1", "alice")
+}
+
+pub fn bob() -> Person {
+    Person::new("u2", "bob")
+}
+
+pub fn carol() -> Person {
+    Person::new("u3", "carol")
+}
+
+/// A service on the database `url` (`:memory:` or a file), its clock at `now`.
+pub async fn service_at(url: &str, now: i64) -> (Service, Arc<TestClock>) {
+    let clock = Arc::new(TestClock::new(now));
+    let pool = store::open(url).await.unwrap();
+    (Service::new(pool, clock.clone()), clock)
+}
+
+/// A game begun: alice (attackers) against bob (defenders) at tyr-11, three days per move.
+pub async fn started(svc: &Service) -> i64 {
+    let c = svc
+        .challenge(
+            &alice(),
+            &bob(),
+            "tyr-11",
+            SideChoice::Attackers,
+            None,
+            Some("chan"),
+        )
+        .await
+        .unwrap();
+    svc.accept(&bob(), Some(c.id), None).await.unwrap().id
+}
+
+/// Waits until `done` holds, asking every 20 ms; fails, naming `what`, after 10 s. For what a
+/// background task writes to the database after the test saw its other effects.
+pub async fn until<F, Fut>(what: &str, mut done: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !done().await {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "waited 10 s for {what}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Waits until no notice is pending: a player task records a delivery only after the delivery
+/// returns, so a test that saw the notice arrive may be a moment early.
+pub async fn until_no_notice_pending(svc: &Service) {
+    until("every delivered notice to be recorded", || async {
+        svc.pending_notices().await.unwrap().is_empty()
+    })
+    .await;
+}
+
+// ----- on Discord -----
+
+/// alice, bob and carol as Discord members (other people than the service tests' `alice()` and
+/// the others: their keys are their Discord ids).
+pub const ALICE: Member = Member {
+    id: 111_111_111_111_111_111,
+    name: "alice",
+};
+pub const BOB: Member = Member {
+    id: 222_222_222_222_222_222,
+    name: "bob",
+};
+pub const CAROL: Member = Member {
+    id: 333_333_333_333_333_333,
+    name: "carol",
+};
+/// The channel where the games are challenged and their threads made.
+pub const CHANNEL: u64 = 700_000_000_000_000_001;
+
+/// Retries quick enough for a test.
+fn quick() -> Retry {
+    Retry {
+        attempts: 4,
+        first_wait: Duration::from_millis(20),
+        max_wait: Duration::from_millis(80),
+        timeout: Duration::from_millis(700),
+    }
+}
+
+/// A fake Discord, the bot connected to it, and the service behind the bot.
+pub struct Harness {
+    pub fake: Fake,
+    pub bot: Option<Running>,
+    pub service: Service,
+    pub clock: Arc<TestClock>,
+    db: PathBuf,
+}
+
+impl Harness {
+    /// A fresh database, a fake Discord and a bot connected to it, ready.
+    pub async fn start(name: &str) -> Harness {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_test_writer()
+            .try_init();
+        let db = scratch(name).join("bot.db");
+        let fake = Fake::start().await;
+        let clock = Arc::new(TestClock::new(1_790_000_000));
+        let service = open(&db, &clock).await;
+        let mut h = Harness {
+            fake,
+            bot: None,
+            service,
+            clock,
+            db,
+        };
+        h.connect().await;
+        h
+    }
+
+    fn config(&self) -> Config {
+        let mut config = Config::new("fake.bot.token");
+        config.api_base = Some(self.fake.http_url.clone());
+        config.guild_id = Some(GUILD);
+        config.answers = quick();
+        config.posts = quick();
+        config.sweep_every = Duration::from_millis(100);
+        config
+    }
+
+    /// Starts a bot (a new serenity client) on the database and waits until it is ready.
+    pub async fn connect(&mut self) {
+        let before = self.fake.identifies();
+        let bot = taflbot::discord::start(self.config(), self.service.clone())
+            .await
+            .expect("the bot starts");
+        self.bot = Some(bot);
+        self.fake.registered().await;
+        while self.fake.identifies() == before {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Stops the bot and starts a new one on the same database file.
+    pub async fn restart(&mut self) {
+        self.bot.take().unwrap().shutdown().await;
+        self.service.pool().close().await;
+        self.service = open(&self.db, &self.clock).await;
+        self.connect().await;
+    }
+
+    pub async fn slash(
+        &self,
+        who: Member,
+        channel: u64,
+        name: &str,
+        options: &[(&str, Opt)],
+    ) -> fake_discord::Call {
+        self.fake
+            .ask(self.fake.slash(who, channel, name, options))
+            .await
+    }
+
+    /// `who` moves `mv` by /move in `channel`.
+    pub async fn play(&self, who: Member, channel: u64, mv: &str) -> fake_discord::Call {
+        self.slash(who, channel, "move", &[("move", s(mv))]).await
+    }
+
+    pub async fn press(&self, who: Member, channel: u64, button: &str) -> fake_discord::Call {
+        self.fake.ask(self.fake.press(who, channel, button)).await
+    }
+
+    /// alice challenges bob (alice attacks) and bob accepts by button: the game and its thread.
+    pub async fn game(&self, variant: &str) -> (i64, u64) {
+        let challenge = self
+            .slash(
+                ALICE,
+                CHANNEL,
+                "challenge",
+                &[
+                    ("opponent", Opt::User(BOB)),
+                    ("variant", s(variant)),
+                    ("side", Opt::Int(0)),
+                ],
+            )
+            .await;
+        let accept = challenge
+            .buttons()
+            .into_iter()
+            .find(|b| b.starts_with("accept:"))
+            .expect("an Accept button");
+        let answer = self.press(BOB, CHANNEL, &accept).await;
+        assert_eq!(answer.kind(), 7, "the challenge message is updated");
+        let game = self
+            .service
+            .games(&person(BOB))
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|g| g.id)
+            .max()
+            .unwrap();
+        // The answer comes first; the thread, then the opening board in it, follow.
+        let opening = format!("Game #{game}:");
+        let posted = self
+            .fake
+            .wait_post("the opening board", |p| p.content.starts_with(&opening))
+            .await;
+        (game, posted.channel)
+    }
+
+    pub async fn moves_stored(&self, game: i64) -> i64 {
+        sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = ?")
+            .bind(game)
+            .fetch_one(self.service.pool())
+            .await
+            .unwrap()
+    }
+
+    /// Replaces a fresh game's start position (the service replays from it).
+    pub async fn set_start(&self, game: i64, position: &str) {
+        sqlx::query("UPDATE games SET start = ?, position = ? WHERE id = ? AND move_count = 0")
+            .bind(position)
+            .bind(position)
+            .bind(game)
+            .execute(self.service.pool())
+            .await
+            .unwrap();
+    }
+
+    /// A legal move for whoever is to move, and who that is.
+    pub async fn a_move(&self, game: i64) -> (Member, String) {
+        let view = self.service.game(game).await.unwrap();
+        let next = view.waiting_for.unwrap();
+        let who = [ALICE, BOB]
+            .into_iter()
+            .find(|m| m.id.to_string() == next.key)
+            .unwrap();
+        let (_, moves) = self
+            .service
+            .legal_moves(&next, Some(game), None)
+            .await
+            .unwrap();
+        (who, moves[moves.len() / 2].clone())
+    }
+
+    /// Holds the database as another writer would, until the transaction is rolled back: the
+    /// bot's work on it waits meanwhile.
+    pub async fn hold_database(&self) -> sqlx::Transaction<'static, sqlx::Sqlite> {
+        self.service
+            .pool()
+            .begin_with("BEGIN IMMEDIATE")
+            .await
+            .unwrap()
+    }
+
+    pub async fn shutdown(mut self) {
+        if let Some(bot) = self.bot.take() {
+            bot.shutdown().await;
+        }
+        let _ = std::fs::remove_dir_all(self.db.parent().unwrap());
+    }
+}
+
+/// The service on the database file `db`, under `clock`.
+pub async fn open(db: &std::path::Path, clock: &Arc<TestClock>) -> Service {
+    let pool = taflbot::store::open(db.to_str().unwrap()).await.unwrap();
+    Service::new(pool, clock.clone())
+}
+
+pub fn is_png(bytes: Option<&[u8]>) -> bool {
+    bytes.is_some_and(|b| b.starts_with(b"\x89PNG\r\n\x1a\n") && b.len() > 1000)
+}
+
+/// A fresh folder for one end-to-end test's files, named by `name`.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("taflbot-e2e-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A Discord member as the service knows them.
+pub fn person(m: Member) -> Person {
+    Person::new(m.id.to_string(), m.name)
+}
+
+/// Of alice and bob, the one who is not `m`.
+pub fn opponent(m: Member) -> Member {
+    if m.id == ALICE.id {
+        BOB
+    } else {
+        ALICE
+    }
+}
+
+/// The answer to an interaction sent by `Fake::interact`, waited for 20 s at most.
+pub async fn answer_within_20s(
+    rx: tokio::sync::oneshot::Receiver<fake_discord::Call>,
+) -> fake_discord::Call {
+    tokio::time::timeout(Duration::from_secs(20), rx)
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+/// The first file of a post: the board's picture, where there is one.
+pub fn png_of(p: &fake_discord::Posted) -> Option<&[u8]> {
+    p.files.first().map(|(_, bytes)| bytes.as_slice())
+}

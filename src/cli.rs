@@ -1,5 +1,6 @@
-//! The rules commands of the command line: `variants`, `moves`, `replay`, `perft`. Each returns
-//! the text to print, or an error that says what was wrong.
+//! The subcommands of the command line other than `run` and `local`: `variants`, `moves`,
+//! `replay`, `perft`, `import`, `ai`, `arena` and `render`. Each returns the text to print (or
+//! writes its file), or an error that says what was wrong and the exit status it deserves.
 
 use serde_json::{json, Value};
 
@@ -30,14 +31,10 @@ impl CliError {
     }
 }
 
+/// A variant by its id; the refusal names the variants.
 pub fn variant(id: &str) -> Result<&'static Variant, CliError> {
-    Variant::by_id(id).ok_or_else(|| {
-        let ids: Vec<&str> = Variant::all().iter().map(|v| v.id).collect();
-        CliError::plain(format!(
-            "unknown variant \"{id}\"; the variants are {}",
-            ids.join(", ")
-        ))
-    })
+    id.parse()
+        .map_err(|e: crate::rules::UnknownVariant| CliError::plain(e.to_string()))
 }
 
 pub fn start_position(
@@ -229,13 +226,7 @@ pub fn render(
     out: &std::path::Path,
 ) -> Result<String, CliError> {
     use crate::render::{Renderer, Scene, Theme};
-    let theme = Theme::by_name(theme).ok_or_else(|| {
-        let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
-        CliError::plain(format!(
-            "unknown theme \"{theme}\"; the themes are {}",
-            names.join(", ")
-        ))
-    })?;
+    let theme: Theme = theme.parse().map_err(CliError::plain)?;
     let game = replayed(variant, position, replay_turns, false)?;
     let renderer = Renderer::new();
     // A file named .gif gets a GIF even without --gif.

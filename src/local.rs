@@ -261,6 +261,7 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             lines.push(text::rules(variant, s));
             lines.push(save(images, &format!("rules-{}.png", variant.id), &png));
         }
+        Answer::Variants => lines.push(text::variants(s)),
         Answer::Record(done) => {
             lines.push(done.record.trim_end().to_string());
             if let Some(gif) = done.gif {

@@ -3,6 +3,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use taflbot::cli;
+use taflbot::rules::Variant;
 
 /// taflbot: tafl games by correspondence, and the rules behind them.
 #[derive(Parser)]
@@ -24,7 +25,7 @@ enum Command {
     Moves {
         /// Variant id, e.g. tyr-11 (see `taflbot variants`).
         #[arg(long)]
-        variant: String,
+        variant: &'static Variant,
         /// Position string (default: the variant's start).
         #[arg(long)]
         position: Option<String>,
@@ -32,7 +33,7 @@ enum Command {
     /// Play turns from a position and print the result.
     Replay {
         #[arg(long)]
-        variant: String,
+        variant: &'static Variant,
         #[arg(long)]
         position: Option<String>,
         /// Print JSON.
@@ -46,7 +47,7 @@ enum Command {
     /// Draw a position (or the end of replayed turns) as a PNG, or a whole game as a GIF.
     Render {
         #[arg(long)]
-        variant: String,
+        variant: &'static Variant,
         #[arg(long)]
         position: Option<String>,
         /// Turns to play first, one argument each (as for `replay`).
@@ -82,14 +83,14 @@ enum Command {
     /// ("d1-d3 e5-e2 ... a8-b8xb7"), check every move and capture, and print it as a game record.
     Import {
         #[arg(long, default_value = "copenhagen")]
-        variant: String,
+        variant: &'static Variant,
         /// The file holding the moves (default: standard input).
         file: Option<std::path::PathBuf>,
     },
     /// Count the move tree to each depth from 1 to DEPTH.
     Perft {
         #[arg(long)]
-        variant: String,
+        variant: &'static Variant,
         #[arg(long)]
         position: Option<String>,
         depth: u32,
@@ -122,7 +123,7 @@ enum Command {
     /// The engine's turn: from a position (or the start) after the given turns.
     Ai {
         #[arg(long)]
-        variant: String,
+        variant: &'static Variant,
         #[arg(long)]
         position: Option<String>,
         /// Turns to play first, each as `replay` takes them.
@@ -152,15 +153,13 @@ enum Command {
 fn run(args: Args) -> Result<String, cli::CliError> {
     match args.command {
         Command::Variants { json } => Ok(cli::variants(json)),
-        Command::Moves { variant, position } => {
-            cli::moves(cli::variant(&variant)?, position.as_deref())
-        }
+        Command::Moves { variant, position } => cli::moves(variant, position.as_deref()),
         Command::Replay {
             variant,
             position,
             json,
             turns,
-        } => cli::replay(cli::variant(&variant)?, position.as_deref(), &turns, json),
+        } => cli::replay(variant, position.as_deref(), &turns, json),
         Command::Render {
             variant,
             position,
@@ -170,7 +169,7 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             gif,
             out,
         } => cli::render(
-            cli::variant(&variant)?,
+            variant,
             position.as_deref(),
             &replay,
             &theme,
@@ -182,7 +181,7 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             variant,
             position,
             depth,
-        } => cli::perft_counts(cli::variant(&variant)?, position.as_deref(), depth),
+        } => cli::perft_counts(variant, position.as_deref(), depth),
         Command::Ai {
             variant,
             position,
@@ -201,13 +200,7 @@ fn run(args: Args) -> Result<String, cli::CliError> {
                 depth,
                 seed,
             };
-            cli::ai(
-                cli::variant(&variant)?,
-                position.as_deref(),
-                &replay,
-                options,
-                json,
-            )
+            cli::ai(variant, position.as_deref(), &replay, options, json)
         }
         Command::Arena {
             variant,
@@ -251,9 +244,17 @@ fn run(args: Args) -> Result<String, cli::CliError> {
                 None => std::io::read_to_string(std::io::stdin())
                     .map_err(|e| cli::CliError::message(format!("cannot read the input: {e}")))?,
             };
-            cli::import(cli::variant(&variant)?, &text)
+            cli::import(variant, &text)
         }
-        Command::Local { .. } | Command::Run { .. } => unreachable!("handled in main"),
+        Command::Local { db, images } => local(db, &images),
+        Command::Run { images } => match taflbot::discord::Config::from_env() {
+            Ok(Some(config)) => bot(config),
+            Ok(None) => {
+                eprintln!("DISCORD_TOKEN is not set: starting the local mode (see the README).");
+                local(None, &images)
+            }
+            Err(e) => Err(cli::CliError::message(e)),
+        },
     }
 }
 
@@ -262,13 +263,18 @@ fn database_url(db: Option<String>) -> String {
         .unwrap_or_else(|| taflbot::store::DEFAULT_DATABASE.to_string())
 }
 
+/// The runtime of the local mode and the bot.
+fn runtime() -> Result<tokio::runtime::Runtime, cli::CliError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| cli::CliError::message(format!("cannot start: {e}")))
+}
+
 /// The local mode on the database, reading standard input.
 fn local(db: Option<String>, images: &std::path::Path) -> Result<String, cli::CliError> {
     use std::io::IsTerminal;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| cli::CliError::message(format!("cannot start: {e}")))?;
+    let runtime = runtime()?;
     runtime.block_on(async {
         let service = open_service(&database_url(db)).await?;
         let stdin = std::io::stdin();
@@ -310,10 +316,7 @@ fn bot(config: taflbot::discord::Config) -> Result<String, cli::CliError> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,taflbot=info")),
         )
         .init();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| cli::CliError::message(format!("cannot start: {e}")))?;
+    let runtime = runtime()?;
     runtime.block_on(async {
         let service = open_service(&database_url(None)).await?;
         let pool = service.pool().clone();
@@ -325,19 +328,7 @@ fn bot(config: taflbot::discord::Config) -> Result<String, cli::CliError> {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
-    let result = match args.command {
-        Command::Local { db, images } => local(db, &images),
-        Command::Run { images } => match taflbot::discord::Config::from_env() {
-            Ok(Some(config)) => bot(config),
-            Ok(None) => {
-                eprintln!("DISCORD_TOKEN is not set: starting the local mode (see the README).");
-                local(None, &images)
-            }
-            Err(e) => Err(cli::CliError::message(e)),
-        },
-        command => run(Args { command }),
-    };
+    let result = run(Args::parse());
     match result {
         Ok(text) => {
             print!("{text}");

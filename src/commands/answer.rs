@@ -53,6 +53,8 @@ pub enum Answer {
         variant: &'static Variant,
         png: Vec<u8>,
     },
+    /// The variants of the table, with their ids.
+    Variants,
     /// A game's record, with its GIF when that fits the upload limit.
     Record(Exported),
     /// A move list replayed.
@@ -86,6 +88,7 @@ impl std::fmt::Debug for Answer {
             Answer::Leaderboard(b) => write!(f, "Leaderboard({}, page {})", b.variant, b.page),
             Answer::Profile { profile, .. } => write!(f, "Profile({})", profile.player.name),
             Answer::Rules { variant, .. } => write!(f, "Rules({variant})"),
+            Answer::Variants => f.write_str("Variants"),
             Answer::Record(e) => write!(f, "Record(#{})", e.view.id),
             Answer::Imported(_) => f.write_str("Imported"),
             Answer::Hint(h) => write!(f, "Hint(#{})", h.game),

@@ -141,6 +141,7 @@ pub async fn apply(
             variant,
             png: svc.start_picture(variant).await?,
         },
+        Command::Variants => Answer::Variants,
         Command::Vacation { set } => {
             let vacation = match set {
                 Some(on) => svc.vacation(me, on).await?,

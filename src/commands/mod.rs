@@ -245,6 +245,7 @@ pub enum Command {
     Rules {
         variant: &'static Variant,
     },
+    Variants,
     Record {
         game: Option<i64>,
     },

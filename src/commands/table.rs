@@ -260,6 +260,14 @@ pub const COMMANDS: &[Spec] = &[
         ..ROW
     },
     Spec {
+        name: "variants",
+        description: "The variants taflbot plays, with their ids.",
+        more: "rules tells all about one.",
+        guild_only: false,
+        read: |_| Ok(Command::Variants),
+        ..ROW
+    },
+    Spec {
         name: "record",
         description: "Export a game: its record as text and the whole game as a GIF.",
         options: &[GAME],

@@ -2,17 +2,17 @@
 //! for every variant; their weights are data, one row per family.
 
 use crate::rules::{
-    Escape, Family, Position, Repetition, Role, Side, Square, SquareSet, Terrain, Variant,
+    BySide, Escape, Family, Position, Repetition, Role, Side, Square, SquareSet, Terrain, Variant,
 };
 
 /// The weights of one family. Material is per piece; the king's and the Standard's terms are
 /// counted for their owner.
 #[derive(Clone, Copy, Debug)]
 pub struct Weights {
-    /// A man (or V-man), by side: attackers, defenders.
-    pub man: [i32; 2],
+    /// A man (or V-man), by side.
+    pub man: BySide<i32>,
     /// A commander, by side.
-    pub commander: [i32; 2],
+    pub commander: BySide<i32>,
     /// Save the Standard: Infantry and Cavalry.
     pub infantry: i32,
     pub cavalry: i32,
@@ -40,8 +40,8 @@ pub struct Weights {
 }
 
 const TAFL: Weights = Weights {
-    man: [100, 100],
-    commander: [150, 150],
+    man: BySide::new(100, 100),
+    commander: BySide::new(150, 150),
     infantry: 0,
     cavalry: 0,
     road: [300, 90, 0],
@@ -58,14 +58,14 @@ const TAFL: Weights = Weights {
 /// One row per family.
 pub fn weights(family: Family) -> &'static Weights {
     const TYR: Weights = Weights {
-        man: [100, 150],
+        man: BySide::new(100, 150),
         pressure: 45,
         room: 2,
         ..TAFL
     };
     const ODIN: Weights = Weights {
-        man: [100, 130],
-        commander: [160, 170],
+        man: BySide::new(100, 130),
+        commander: BySide::new(160, 170),
         pressure: 45,
         // On 11x11 the ring is soon closed and the sides lock, the defenders packed round their
         // king: tightening gains nothing there, and level 5 did worse with it (55 % against
@@ -75,18 +75,18 @@ pub fn weights(family: Family) -> &'static Weights {
         ..TAFL
     };
     const SEA_BATTLE: Weights = Weights {
-        man: [100, 140],
+        man: BySide::new(100, 140),
         pressure: 35,
         edge_lines: 25,
         ..TAFL
     };
     const TABLUT: Weights = Weights {
-        man: [100, 170],
+        man: BySide::new(100, 170),
         pressure: 40,
         ..TAFL
     };
     const CORNERS: Weights = Weights {
-        man: [100, 170],
+        man: BySide::new(100, 170),
         road: [250, 110, 20],
         pressure: 25,
         guard: 30,
@@ -95,15 +95,15 @@ pub fn weights(family: Family) -> &'static Weights {
         ..TAFL
     };
     const BRANDUBH: Weights = Weights {
-        man: [100, 150],
+        man: BySide::new(100, 150),
         road: [250, 100, 20],
         pressure: 40,
         guard: 35,
         ..TAFL
     };
     const STANDARD: Weights = Weights {
-        man: [0, 0],
-        commander: [0, 0],
+        man: BySide::new(0, 0),
+        commander: BySide::new(0, 0),
         infantry: 100,
         cavalry: 160,
         road: [350, 120, 30],
@@ -230,12 +230,12 @@ impl Board {
         let mut score = if self.plain {
             // Men and one king: the count says it all.
             let men = own.len() as i32 - i32::from(pos.royal(side).is_some());
-            men * w.man[s]
+            men * w.man[side]
         } else {
             own.iter()
                 .map(|sq| match pos.piece_at(sq).map(|p| p.role) {
-                    Some(Role::Man | Role::VMan) => w.man[s],
-                    Some(Role::Commander) => w.commander[s],
+                    Some(Role::Man | Role::VMan) => w.man[side],
+                    Some(Role::Commander) => w.commander[side],
                     Some(Role::Infantry) => w.infantry,
                     Some(Role::Cavalry) => w.cavalry,
                     _ => 0,

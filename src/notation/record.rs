@@ -240,7 +240,7 @@ pub fn read_record(text: &str) -> Result<Record, RecordError> {
             .map_err(|error| RecordError::Turn { line: *line, error })?;
     }
     if let Some(result) = find("Result") {
-        let reason = find("Reason").and_then(|r| Reason::from_str_name(&r));
+        let reason = find("Reason").and_then(|r| r.parse().ok());
         let moves = status_name(variant, game.outcome());
         if game.outcome().is_none() && result != "ongoing" {
             let applied = match (result.as_str(), reason) {

@@ -14,6 +14,30 @@ pub enum Theme {
     Contrast,
 }
 
+impl std::fmt::Display for Theme {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Reads a theme's name, case-insensitive; the refusal names the themes.
+impl std::str::FromStr for Theme {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Theme, String> {
+        Theme::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
+                format!(
+                    "unknown theme \"{name}\"; the themes are {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
 impl Theme {
     pub const ALL: [Theme; 2] = [Theme::Classic, Theme::Contrast];
 
@@ -22,12 +46,6 @@ impl Theme {
             Theme::Classic => "classic",
             Theme::Contrast => "contrast",
         }
-    }
-
-    pub fn by_name(name: &str) -> Option<Theme> {
-        Theme::ALL
-            .into_iter()
-            .find(|t| t.name().eq_ignore_ascii_case(name.trim()))
     }
 
     pub fn colours(self) -> &'static Colours {

@@ -11,6 +11,7 @@
 //! assert!(game.outcome().is_none());
 //! ```
 
+mod by_side;
 mod capture;
 mod cell;
 mod check;
@@ -27,7 +28,9 @@ pub mod random;
 mod setup;
 mod square;
 mod variant;
+mod variant_id;
 
+pub use by_side::BySide;
 pub use error::{IllegalMove, SetupError};
 pub use game::{Game, PlayedMove, Turn};
 pub use moves::{Captures, Move, MoveKind, Outcome, Reason, Slot};
@@ -38,5 +41,6 @@ pub use setup::{parse_position, parse_setup, write_position};
 pub(crate) use square::SquareSet;
 pub use square::{Dir, ParseSquareError, Square, MAX_FILES, MAX_RANKS};
 pub use variant::{
-    Escape, Family, Jumps, KingCapture, Repetition, Rules, Terrain, Throne, UnknownVariant, Variant,
+    Escape, Family, Jumps, KingCapture, Repetition, Rules, Terrain, Throne, Variant,
 };
+pub use variant_id::UnknownVariant;

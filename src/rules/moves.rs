@@ -145,23 +145,33 @@ impl Reason {
             Reason::Timeout => "timeout",
         }
     }
+    const ALL: [Reason; 11] = [
+        Reason::KingCaptured,
+        Reason::KingEscaped,
+        Reason::Encircled,
+        Reason::ExitFort,
+        Reason::Repetition,
+        Reason::NoMoves,
+        Reason::StandardCaptured,
+        Reason::StandardSaved,
+        Reason::Agreement,
+        Reason::Resignation,
+        Reason::Timeout,
+    ];
+}
 
-    pub fn from_str_name(s: &str) -> Option<Reason> {
-        [
-            Reason::KingCaptured,
-            Reason::KingEscaped,
-            Reason::Encircled,
-            Reason::ExitFort,
-            Reason::Repetition,
-            Reason::NoMoves,
-            Reason::StandardCaptured,
-            Reason::StandardSaved,
-            Reason::Agreement,
-            Reason::Resignation,
-            Reason::Timeout,
-        ]
-        .into_iter()
-        .find(|r| r.as_str() == s)
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Reads the machine-readable name back.
+impl std::str::FromStr for Reason {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Reason, ()> {
+        Reason::ALL.into_iter().find(|r| r.as_str() == s).ok_or(())
     }
 }
 

@@ -341,8 +341,8 @@ impl Position {
     pub(super) fn movers(&self) -> SquareSet {
         let own = &self.pieces[self.turn.index()];
         match self.slot {
-            Some(Slot::Defending) => own.and(&self.variant.home[self.turn.index()]),
-            Some(Slot::Attacking) => own.and(&self.variant.away[self.turn.index()]),
+            Some(Slot::Defending) => own.and(&self.variant.home[self.turn]),
+            Some(Slot::Attacking) => own.and(&self.variant.away[self.turn]),
             None => *own,
         }
     }

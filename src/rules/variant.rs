@@ -2,6 +2,7 @@
 
 use std::sync::LazyLock;
 
+use super::by_side::BySide;
 use super::piece::{Role, Side};
 use super::square::{Square, SquareSet, GRID, MAX_FILES, MAX_RANKS};
 
@@ -193,9 +194,9 @@ pub struct Variant {
     pub(crate) walks_specials: [bool; 8],
     /// Save the Standard: the squares from which a side's piece moves in the defending slot (its
     /// own field and the bridges), indexed by side. Empty for other variants.
-    pub(crate) home: [SquareSet; 2],
+    pub(crate) home: BySide<SquareSet>,
     /// Save the Standard: the squares from which a piece moves in the attacking slot.
-    pub(crate) away: [SquareSet; 2],
+    pub(crate) away: BySide<SquareSet>,
     /// The squares on the board's edge.
     pub(crate) edge: SquareSet,
     /// The special squares (throne, corners, river, Hills, Havens): the ones that may be hostile.
@@ -210,50 +211,6 @@ pub struct Variant {
 impl std::fmt::Debug for Variant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Variant({})", self.id)
-    }
-}
-
-/// Variants are one table's rows: two are the same when their ids are.
-impl PartialEq for Variant {
-    fn eq(&self, other: &Variant) -> bool {
-        self.id == other.id
-    }
-}
-
-impl Eq for Variant {}
-
-/// A variant shows as its id (`tyr-11`), which is how it is read back.
-impl std::fmt::Display for Variant {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.id)
-    }
-}
-
-/// A variant id that names no row of the table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownVariant(pub String);
-
-impl std::fmt::Display for UnknownVariant {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let ids: Vec<&str> = VARIANTS.iter().map(|v| v.id).collect();
-        write!(
-            f,
-            "there is no variant \"{}\"; the variants are {}",
-            self.0.escape_debug(),
-            ids.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for UnknownVariant {}
-
-/// Reads a variant by its id, case-insensitive (`"TYR-11".parse::<&Variant>()`), so that clap
-/// and the command table read options straight into a row of the table.
-impl std::str::FromStr for &'static Variant {
-    type Err = UnknownVariant;
-
-    fn from_str(id: &str) -> Result<&'static Variant, UnknownVariant> {
-        Variant::by_id(id).ok_or_else(|| UnknownVariant(id.to_string()))
     }
 }
 
@@ -393,8 +350,8 @@ impl Variant {
                 set(f, r, Terrain::Corner);
             }
         }
-        let mut home = [SquareSet::EMPTY; 2];
-        let mut away = [SquareSet::EMPTY; 2];
+        let mut home = BySide::new(SquareSet::EMPTY, SquareSet::EMPTY);
+        let mut away = BySide::new(SquareSet::EMPTY, SquareSet::EMPTY);
         if row.rules.armies {
             // Two square fields of `w` ranks, the river between them.
             let river = h / 2;
@@ -421,8 +378,7 @@ impl Variant {
             for r in 0..h {
                 for f in 0..w {
                     let sq = Square::new(f, r).unwrap();
-                    let gold = Side::GOLD.index();
-                    let red = Side::RED.index();
+                    let (gold, red) = (Side::GOLD, Side::RED);
                     if r < river {
                         home[gold].insert(sq);
                         away[red].insert(sq);

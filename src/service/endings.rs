@@ -150,7 +150,7 @@ impl Service {
     ) -> Result<(sqlx::Transaction<'static, sqlx::Sqlite>, Loaded, i64), ServiceError> {
         let (tx, loaded, seat) = self.open_game(who, id, channel, false).await?;
         loaded.ensure_active()?;
-        let me = loaded.row.player_ids()[seat as usize];
+        let me = loaded.row.player_ids()[seat];
         Ok((tx, loaded, me))
     }
 

@@ -119,7 +119,7 @@ pub enum Ending {
     Aborted,
     Outcome {
         variant: &'static crate::rules::Variant,
-        players: Box<[Person; 2]>,
+        players: Box<crate::rules::BySide<Person>>,
         outcome: crate::rules::Outcome,
     },
 }

@@ -11,7 +11,7 @@ use super::rows::{GameResult, GameRow, GameStatus, GAME_SELECT};
 use super::{GameView, Person, Service, ServiceError};
 use crate::notation::{read_move, write_move};
 use crate::render::{Scene, Theme};
-use crate::rules::{parse_position, write_position, Game, Reason, Side};
+use crate::rules::{parse_position, write_position, BySide, Game, Reason, Side};
 
 /// A game loaded and replayed.
 pub(super) struct Loaded {
@@ -82,17 +82,17 @@ impl Loaded {
         let players = row.players();
         let takeback = row
             .takeback_by
-            .and_then(|id| row.player_ids().iter().position(|p| *p == id))
+            .and_then(|id| row.player_ids().find_side(|p| *p == id))
             .map(|i| players[i].clone());
         let draw_offer = row
             .draw_offer
-            .and_then(|id| row.player_ids().iter().position(|p| *p == id))
+            .and_then(|id| row.player_ids().find_side(|p| *p == id))
             .map(|i| players[i].clone());
         GameView {
             id: row.id,
             variant: row.variant.0,
             waiting_for: (outcome.is_none() && row.status == GameStatus::Active)
-                .then(|| players[to_move as usize].clone()),
+                .then(|| players[to_move].clone()),
             players,
             position: write_position(self.game.position()),
             to_move,
@@ -107,7 +107,7 @@ impl Loaded {
             open_chain: outcome.is_none() && self.game.position().chain().is_some(),
             bot: row.bot(),
             rated: row.rated,
-            away: [row.away(Side::Attackers), row.away(Side::Defenders)],
+            away: BySide::from_fn(|side| row.away(side)),
             takeback,
             ratings: row.rating_changes(),
         }

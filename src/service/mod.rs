@@ -1,9 +1,21 @@
-//! The game service: the use cases that the Discord adapter and the local mode both call, one file
-//! each: challenges (`challenges.rs`), moves (`moves.rs`), endings (`endings.rs`: resign, draw,
-//! abort), views (`views.rs`: board, games, record, GIF, import), deadlines (`deadlines.rs`: the
-//! sweeper) and notices (`notices.rs`). Every change is checked by the rules core and stored in one
-//! transaction; moves are the truth and the cached position is checked against them
-//! (`load.rs`). Every sentence a player reads is made in `text.rs`.
+//! The game service: the use cases that `commands::apply` (and so both front ends) and the tests
+//! call. Every change is checked by the rules core and stored in one transaction; moves are the
+//! truth and the cached position is checked against them. One file each:
+//!
+//! - `challenges.rs`: challenges made, accepted (the game begins), declined, withdrawn;
+//! - `continued.rs`: games begun from a record or move list of elsewhere;
+//! - `moves.rs`: moves and the end of a berserk chain;
+//! - `endings.rs`: resignation, draws offered, agreed and declined, games called off;
+//! - `takeback.rs`: takebacks asked, agreed and declined;
+//! - `views.rs`: the board, a player's games, records, GIFs, imports;
+//! - `deadlines.rs`: reminders, losses on time and lapsed challenges (the sweeper);
+//! - `bot.rs`: games against taflbot, its turns on the blocking pool, hints;
+//! - `ratings.rs`: a rated result's change, leaderboards, profiles and their chart;
+//! - `vacation.rs`: vacations and direct-message settings;
+//! - `notices.rs`: the news of a game, kept as data for later delivery, and whom it addresses;
+//! - `load.rs` (loading and replaying a game), `find.rs` (the game a player means), `rows.rs`
+//!   (typed rows and stored enums), `clock.rs` (the clock, which tests set), `error.rs` (refusals);
+//! - `text/`: every sentence a player reads.
 
 mod bot;
 mod challenges;
@@ -41,7 +53,7 @@ use std::sync::Arc;
 use sqlx::{SqliteConnection, SqlitePool};
 
 use crate::render::Renderer;
-use crate::rules::{Outcome, Side, Variant};
+use crate::rules::{BySide, Outcome, Side, Variant};
 
 /// A person, as the front end knows them: a stable key (a Discord id, a local name) and a name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,8 +92,8 @@ pub struct Challenge {
 pub struct GameView {
     pub id: i64,
     pub variant: &'static Variant,
-    /// The players by side: attackers (Red) first.
-    pub players: [Person; 2],
+    /// The players by side.
+    pub players: BySide<Person>,
     pub position: String,
     pub to_move: Side,
     /// The player whose move it is, while the game goes on.
@@ -103,12 +115,12 @@ pub struct GameView {
     pub bot: Option<(Side, u8)>,
     /// Whether the result changes the players' ratings.
     pub rated: bool,
-    /// Whether each player is on vacation (their clocks stopped), attackers first.
-    pub away: [bool; 2],
+    /// Whether each player is on vacation (their clocks stopped).
+    pub away: BySide<bool>,
     /// The player who asked to take back their last turn, until the opponent answers.
     pub takeback: Option<Person>,
-    /// Once a rated game has ended: the players' ratings before and after, attackers first.
-    pub ratings: Option<[RatingChange; 2]>,
+    /// Once a rated game has ended: the players' ratings before and after.
+    pub ratings: Option<BySide<RatingChange>>,
 }
 
 /// A player's rating in a variant before and after a result.
@@ -131,11 +143,10 @@ impl GameView {
 
     /// The players who are people: both, or taflbot's opponent.
     pub fn people(&self) -> impl Iterator<Item = &Person> {
-        let bot = self.bot.map(|(side, _)| side as usize);
+        let bot = self.bot.map(|(side, _)| side);
         self.players
-            .iter()
-            .enumerate()
-            .filter(move |(i, _)| Some(*i) != bot)
+            .sides()
+            .filter(move |(side, _)| Some(*side) != bot)
             .map(|(_, p)| p)
     }
 

@@ -125,7 +125,7 @@ impl Service {
         now: i64,
     ) -> Result<(), ServiceError> {
         let id = loaded.row.id;
-        let player_id = loaded.row.player_ids()[mover as usize];
+        let player_id = loaded.row.player_ids()[mover];
         let first_ply = loaded.row.move_count;
         for (i, text) in stored.iter().enumerate() {
             sqlx::query(

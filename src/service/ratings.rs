@@ -7,7 +7,7 @@ use super::rows::{GameResult, GameRow, VariantId};
 use super::{Person, Scope, Service, ServiceError};
 use crate::rating::{self, Rating};
 use crate::render::{rating_chart, Series, Theme};
-use crate::rules::{Side, Variant};
+use crate::rules::{BySide, Side, Variant};
 
 /// Players per leaderboard page.
 pub const LEADERBOARD_PAGE: usize = 15;
@@ -111,21 +111,17 @@ impl Service {
         };
         let advantage = self.advantage(conn, row.variant.0, Some(row.id)).await?;
         let ids = row.player_ids();
-        let mut before = [rating::START; 2];
-        for (side, id) in ids.iter().enumerate() {
+        let mut before = BySide::new(rating::START, rating::START);
+        for side in Side::BOTH {
             before[side] = self
-                .rating_of(conn, *id, row.variant.0)
+                .rating_of(conn, ids[side], row.variant.0)
                 .await?
                 .map_or(rating::START, |(r, at)| r.after(now - at));
         }
-        let (a, d) = rating::rate(before[0], before[1], winner, advantage);
-        let after = [a, d];
-        for side in [Side::Attackers, Side::Defenders] {
-            let (id, old, new) = (
-                ids[side as usize],
-                before[side as usize],
-                after[side as usize],
-            );
+        let (a, d) = rating::rate(before.attackers, before.defenders, winner, advantage);
+        let after = BySide::new(a, d);
+        for side in Side::BOTH {
+            let (id, old, new) = (ids[side], before[side], after[side]);
             sqlx::query(
                 "INSERT INTO ratings (player, variant, rating, deviation, volatility, games, rated_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
@@ -161,9 +157,9 @@ impl Service {
                     .await?;
             }
         }
-        row.attacker_before = Some(before[0].rating);
+        row.attacker_before = Some(before.attackers.rating);
         row.attacker_after = Some(a.rating);
-        row.defender_before = Some(before[1].rating);
+        row.defender_before = Some(before.defenders.rating);
         row.defender_after = Some(d.rating);
         Ok(())
     }

@@ -6,7 +6,7 @@ use sqlx::error::BoxDynError;
 use sqlx::sqlite::{Sqlite, SqliteTypeInfo, SqliteValueRef};
 
 use super::{Person, RatingChange};
-use crate::rules::{Family, Outcome, Reason, Side, Variant};
+use crate::rules::{BySide, Family, Outcome, Reason, Side, Variant};
 
 /// Where a game stands in the database.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
@@ -161,7 +161,7 @@ macro_rules! text_column {
     };
 }
 
-text_column!(Reason, |r| r.as_str(), Reason::from_str_name);
+text_column!(Reason, |r| r.as_str(), |s: &str| s.parse().ok());
 
 /// A variant, stored as its id.
 #[derive(Clone, Copy, Debug)]
@@ -250,8 +250,8 @@ impl GameRow {
     }
 
     /// The rating changes of a rated game that has ended, attackers first.
-    pub fn rating_changes(&self) -> Option<[RatingChange; 2]> {
-        Some([
+    pub fn rating_changes(&self) -> Option<BySide<RatingChange>> {
+        Some(BySide::new(
             RatingChange {
                 before: self.attacker_before?,
                 after: self.attacker_after?,
@@ -260,7 +260,7 @@ impl GameRow {
                 before: self.defender_before?,
                 after: self.defender_after?,
             },
-        ])
+        ))
     }
 
     /// Whether the player of `side` is on vacation (their clocks are stopped).
@@ -271,26 +271,22 @@ impl GameRow {
         }
     }
 
-    /// The players by side: attackers (Red) first.
-    pub fn players(&self) -> [Person; 2] {
-        [
+    /// The players by side.
+    pub fn players(&self) -> BySide<Person> {
+        BySide::new(
             Person::new(&self.attacker_key, &self.attacker_name),
             Person::new(&self.defender_key, &self.defender_name),
-        ]
+        )
     }
 
     /// The players' database ids by side.
-    pub fn player_ids(&self) -> [i64; 2] {
-        [self.attacker, self.defender]
+    pub fn player_ids(&self) -> BySide<i64> {
+        BySide::new(self.attacker, self.defender)
     }
 
     /// The player of a side.
     pub fn player(&self, side: Side) -> Person {
-        let [a, d] = self.players();
-        match side {
-            Side::Attackers => a,
-            Side::Defenders => d,
-        }
+        self.players()[side].clone()
     }
 
     /// The side `who` plays, if they play.

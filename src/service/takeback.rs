@@ -32,7 +32,7 @@ impl Service {
         let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
         loaded.ensure_active()?;
         let game = loaded.row.id;
-        let me = loaded.row.player_ids()[seat as usize];
+        let me = loaded.row.player_ids()[seat];
         match loaded.row.takeback_by {
             Some(by) if by == me => return Err(ServiceError::TakebackAsked(game)),
             Some(asker) => {

@@ -5,7 +5,7 @@ use super::load::Loaded;
 use super::{text, Exported, GameSummary, GameView, Imported, Person, Service, ServiceError};
 use crate::notation::write_record;
 use crate::render::{Scene, Theme};
-use crate::rules::Variant;
+use crate::rules::{BySide, Variant};
 
 impl Service {
     /// A game by id, as anyone sees it (the front end uses it to post notices).
@@ -98,7 +98,10 @@ impl Service {
         let record = record_text(&loaded);
         let room = max_bytes.saturating_sub(record.len());
         let view = loaded.view();
-        let [a, d] = loaded.row.players();
+        let BySide {
+            attackers: a,
+            defenders: d,
+        } = loaded.row.players();
         let game = loaded.game;
         let gif = self
             .cpu(move |renderer| {
@@ -156,7 +159,10 @@ impl Service {
 
 /// A game's record with its number and players as tags.
 fn record_text(loaded: &Loaded) -> String {
-    let [a, d] = loaded.row.players();
+    let BySide {
+        attackers: a,
+        defenders: d,
+    } = loaded.row.players();
     let game = loaded.row.id.to_string();
     let tags = [
         ("Game", game.as_str()),

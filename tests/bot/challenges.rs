@@ -33,7 +33,7 @@ async fn a_challenge_accepted_becomes_a_game_that_is_played() {
         .unwrap();
     assert_eq!(c.days, 5);
     let view = svc.accept(&bob(), None, None).await.unwrap();
-    assert_eq!(view.players[0].name, "alice");
+    assert_eq!(view.players.attackers.name, "alice");
     assert_eq!(view.waiting_for.as_ref().unwrap().name, "alice");
     assert_eq!(view.deadline, T0 + 5 * DAY);
     let played = svc
@@ -130,7 +130,7 @@ async fn a_random_side_is_drawn_when_the_challenge_is_made_and_kept() {
         // Whenever it is accepted, the drawn side holds.
         clock.advance(1 + i64::from(i % 7));
         let view = svc.accept(&bob(), Some(c.id), None).await.unwrap();
-        assert_eq!(view.players[0].key == challenger.key, drawn);
+        assert_eq!(view.players.attackers.key == challenger.key, drawn);
         attacked[usize::from(drawn)] += 1;
     }
     // Both sides come up (a fair coin fails this once in 2^63 runs).

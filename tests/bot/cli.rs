@@ -223,7 +223,7 @@ fn bad_input_gets_one_clear_line() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.starts_with("taflbot: unknown variant \"chess\"; the variants are tyr-11"),
+        err.contains("there is no variant \"chess\"; the variants are tyr-11"),
         "{err}"
     );
 

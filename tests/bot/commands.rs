@@ -283,6 +283,7 @@ alice help
 alice help challenge
 alice help decline draw
 alice rules tablut
+alice variants
 alice challenge @bob variant:tyr-11 side:attackers days:3
 bob decline
 alice challenge @bob variant:tyr-11
@@ -337,6 +338,8 @@ alice move game:x
         .collect();
     // The tour reached what it meant to: answers, news and refusals of every kind.
     for expected in [
+        "The variants (20), by the id to type:",
+        "tablut-linnaeus: Tablut (Linnaeus)",
         "declined challenge #1",
         "withdrew challenge #",
         "accepted: game #",

@@ -1,4 +1,4 @@
-//! Looking things up: /help, /rules of a variant, /games in progress, a game's /record, and
+//! Looking things up: /help, /variants, /rules of a variant, /games in progress, a game's /record, and
 //! /import of a game played elsewhere, replayed and shown.
 
 use crate::fake_discord::{s, Opt};
@@ -30,6 +30,17 @@ async fn help_rules_games_and_record() {
             .map(|f| (&f.0, f.1.len()))
             .collect::<Vec<_>>()
     );
+    // Every variant of the table, by the id to type.
+    let variants = h.slash(CAROL, CHANNEL, "variants", &[]).await;
+    for v in taflbot::rules::Variant::all() {
+        assert!(
+            variants
+                .content()
+                .contains(&format!("`{}`: {}", v.id, v.name)),
+            "{}",
+            variants.content()
+        );
+    }
     let unknown = h
         .slash(CAROL, CHANNEL, "rules", &[("variant", s("chess"))])
         .await;

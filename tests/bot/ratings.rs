@@ -135,8 +135,8 @@ async fn three_rated_games_store_what_the_crate_computes() {
     let view = svc.resign(&bob(), Some(g1), None).await.unwrap().view;
     let (mut al, mut bo) = by_crate(start, start, Outcomes::WIN, rating::advantage(0.0, 0));
     let changes = view.ratings.expect("a rated result shows its changes");
-    assert!(close(changes[0].before, 1500.0) && close(changes[0].after, al.rating));
-    assert!(close(changes[1].after, bo.rating));
+    assert!(close(changes.attackers.before, 1500.0) && close(changes.attackers.after, al.rating));
+    assert!(close(changes.defenders.after, bo.rating));
 
     // 2. Two days later bob attacks, alice resigns: attackers 1 of 1 so far.
     clock.advance(2 * DAY);
@@ -236,7 +236,10 @@ async fn a_rated_result_post_shows_both_changes() {
     let g = begun(&svc, &alice(), &bob(), true).await;
     let view = svc.resign(&bob(), Some(g), None).await.unwrap().view;
     let said = text::status_line(&view, &Plain);
-    let [a, b] = view.ratings.unwrap();
+    let taflbot::rules::BySide {
+        attackers: a,
+        defenders: b,
+    } = view.ratings.unwrap();
     assert!(a.after > 1500.0 && b.after < 1500.0);
     let gain = a.after.round() as i64 - 1500;
     assert!(

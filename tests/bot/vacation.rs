@@ -59,7 +59,7 @@ async fn a_deadline_moves_by_the_days_away_across_a_restart() {
     assert!(svc.sweep().await.unwrap().is_empty());
     let view = svc.game(game).await.unwrap();
     assert!(view.outcome.is_none());
-    assert_eq!(view.away, [false, true]);
+    assert_eq!(view.away, taflbot::rules::BySide::new(false, true));
     let said = text::status_line(&view, &Plain);
     assert!(
         said.ends_with("bob (defenders) to move, clock stopped while bob is on vacation."),
@@ -90,7 +90,7 @@ async fn a_deadline_moves_by_the_days_away_across_a_restart() {
     // Five days away: the deadline moved from day 3 to day 8.
     let view = svc.game(game).await.unwrap();
     assert_eq!(view.deadline, T0 + 8 * DAY);
-    assert_eq!(view.away, [false, false]);
+    assert_eq!(view.away, taflbot::rules::BySide::new(false, false));
     clock.set(T0 + 8 * DAY - 1);
     let notices = svc.sweep().await.unwrap();
     assert!(svc.game(game).await.unwrap().outcome.is_none());

@@ -74,6 +74,7 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             c.answer(Reply::text(text::rules(variant, STYLE)).board(png))
                 .await
         }
+        Answer::Variants => c.answer(Reply::text(text::variants(STYLE))).await,
         Answer::Record(done) => {
             let id = done.view.id;
             let left_out = done.gif.is_none().then_some(c.caller.upload_limit);

@@ -269,6 +269,19 @@ fn days_and_hours(seconds: i64) -> String {
     }
 }
 
+/// The variants, one a line: the id to type, and the name.
+pub fn variants(s: &dyn Style) -> String {
+    listed(
+        format!(
+            "The variants ({}), by the id to type:",
+            Variant::all().len()
+        ),
+        Variant::all()
+            .iter()
+            .map(|v| format!("{}: {}", s.code(v.id), v.name)),
+    )
+}
+
 /// A variant's rules.
 pub fn rules(v: &Variant, s: &dyn Style) -> String {
     format!(

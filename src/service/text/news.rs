@@ -3,16 +3,16 @@
 
 use super::Style;
 use crate::render::reason_text;
-use crate::rules::{Outcome, Side, Variant};
+use crate::rules::{BySide, Outcome, Side, Variant};
 use crate::service::{GameView, News, Notice, Person};
 
 /// "Ann (attackers) won: the king was captured", "a draw: agreed".
-pub fn outcome(v: &Variant, players: &[Person; 2], o: Outcome, s: &dyn Style) -> String {
+pub fn outcome(v: &Variant, players: &BySide<Person>, o: Outcome, s: &dyn Style) -> String {
     let why = reason_text(o.reason);
     match o.winner {
         Some(side) => format!(
             "{} ({}) won: {why}",
-            s.name(&players[side as usize]),
+            s.name(&players[side]),
             v.side_name(side)
         ),
         None => format!("a draw: {why}"),
@@ -31,8 +31,8 @@ pub fn status_line(view: &GameView, s: &dyn Style) -> String {
     }
     match view.outcome {
         None => {
-            let who = &view.players[view.to_move as usize];
-            let clock = if view.away[view.to_move as usize] {
+            let who = &view.players[view.to_move];
+            let clock = if view.away[view.to_move] {
                 format!("clock stopped while {} is on vacation", s.name(who))
             } else {
                 deadline(view.deadline, s)
@@ -78,7 +78,10 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
     let status = status_line(view, s);
     match news {
         News::Started => {
-            let [a, d] = &view.players;
+            let BySide {
+                attackers: a,
+                defenders: d,
+            } = &view.players;
             format!(
                 "Game #{}: {}. {} plays the {}, {} the {}. {}.",
                 view.id,
@@ -234,7 +237,10 @@ pub fn posted_elsewhere(view: &GameView, s: &dyn Style) -> String {
 
 /// The name of a game's thread.
 pub fn thread_name(view: &GameView) -> String {
-    let [a, d] = &view.players;
+    let BySide {
+        attackers: a,
+        defenders: d,
+    } = &view.players;
     format!(
         "#{} {} vs {} · {}",
         view.id, a.name, d.name, view.variant.id

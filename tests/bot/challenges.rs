@@ -7,10 +7,10 @@ use std::sync::Arc;
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{Person, Service, ServiceError, SideChoice, TestClock, DAY};
 
-use crate::fake_discord::{s, Opt};
+use crate::fake_discord::{s, Member, Opt};
 use crate::support::{
-    alice, bob, carol, is_png, opponent, png_of, service_at, Harness, ALICE, BOB, CAROL, CHANNEL,
-    T0,
+    alice, bob, carol, is_png, opponent, person, png_of, service_at, Harness, ALICE, BOB, CAROL,
+    CHANNEL, T0,
 };
 
 async fn service(url: &str) -> (Service, Arc<TestClock>) {
@@ -302,5 +302,64 @@ async fn a_challenge_accepted_by_button_opens_a_thread_and_the_moves_are_posted_
             .contains(&format!("<@{}>, your move.", next.id)));
         assert_eq!(h.moves_stored(game).await, before + 1);
     }
+    h.shutdown().await;
+}
+
+/// The challenge commands by name, not by button: decline, cancel (withdraw) and accept, each
+/// naming its challenge.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenges_are_answered_and_withdrawn_by_command() {
+    async fn challenge(h: &Harness, who: Member, whom: Member) -> crate::fake_discord::Call {
+        let options = [("opponent", Opt::User(whom)), ("variant", s("brandubh"))];
+        h.slash(who, CHANNEL, "challenge", &options).await
+    }
+    let h = Harness::start("answered").await;
+    let number = |c: &crate::fake_discord::Call| -> i64 {
+        let text = c.content();
+        let at = text.find("Challenge #").expect("a challenge number") + "Challenge #".len();
+        text[at..]
+            .split(|ch: char| !ch.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let to_bob = challenge(&h, ALICE, BOB).await;
+    let declined = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "decline",
+            &[("challenge", Opt::Int(number(&to_bob)))],
+        )
+        .await;
+    assert!(
+        declined
+            .content()
+            .starts_with(&format!("bob declined challenge #{}", number(&to_bob))),
+        "{}",
+        declined.content()
+    );
+    let to_carol = challenge(&h, ALICE, CAROL).await;
+    let withdrawn = h.slash(ALICE, CHANNEL, "cancel", &[]).await;
+    assert_eq!(
+        withdrawn.content(),
+        format!("alice withdrew challenge #{}.", number(&to_carol))
+    );
+    let from_carol = challenge(&h, CAROL, BOB).await;
+    let accepted = h
+        .slash(
+            BOB,
+            CHANNEL,
+            "accept",
+            &[("challenge", Opt::Int(number(&from_carol)))],
+        )
+        .await;
+    assert!(
+        accepted.content().starts_with("bob accepted: game #"),
+        "{}",
+        accepted.content()
+    );
+    assert_eq!(h.service.games(&person(BOB)).await.unwrap().len(), 1);
     h.shutdown().await;
 }

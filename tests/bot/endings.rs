@@ -186,3 +186,19 @@ async fn resignation_draws_and_a_won_game_are_announced() {
     assert!(h.service.game(game).await.unwrap().outcome.is_some());
     h.shutdown().await;
 }
+
+/// A draw declined by command: the answer says so, and the offer is gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draw_is_declined_by_command() {
+    let h = Harness::start("declined").await;
+    let (game, thread) = h.game("tablut").await;
+    h.slash(ALICE, thread, "draw", &[]).await;
+    let declined = h.slash(BOB, thread, "declinedraw", &[]).await;
+    assert_eq!(
+        declined.content(),
+        format!("bob declined the draw in game #{game}.")
+    );
+    assert!(declined.pings().is_empty());
+    assert!(h.service.game(game).await.unwrap().draw_offer.is_none());
+    h.shutdown().await;
+}

@@ -208,3 +208,25 @@ async fn a_berserk_chain_ends_with_the_end_turn_button() {
     assert_eq!(h.moves_stored(game).await, 2);
     h.shutdown().await;
 }
+
+/// The same chain ended by command instead of the button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_berserk_chain_ends_by_command() {
+    let h = Harness::start("endturn").await;
+    let (game, thread) = h.game("tyr-11").await;
+    h.set_start(
+        game,
+        &common::position_string("tyr-11", "a", "tc1 Td5 te5 Tb8 ta8 Kh9"),
+    )
+    .await;
+    h.play(ALICE, thread, "c1-c5").await;
+    let ended = h.slash(ALICE, thread, "endturn", &[]).await;
+    assert!(
+        ended.content().contains("alice ended the turn"),
+        "{}",
+        ended.content()
+    );
+    assert_eq!(ended.pings(), [BOB.id.to_string()]);
+    assert_eq!(h.moves_stored(game).await, 2);
+    h.shutdown().await;
+}

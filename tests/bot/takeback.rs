@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use taflbot::service::{News, Person, Service, ServiceError, SideChoice, Takeback, TestClock, DAY};
 
-use crate::support::{alice, bob, T0};
+use crate::fake_discord::Opt;
+use crate::support::{alice, bob, Harness, ALICE, BOB, T0};
 
 async fn service() -> (Service, Arc<TestClock>) {
     crate::support::service_at(":memory:", T0).await
@@ -179,4 +180,47 @@ async fn the_bot_agrees_at_once() {
     assert_eq!(played.view.turns, 0);
     assert_eq!(played.view.waiting_for, Some(alice()));
     assert!(stored_moves(&svc, view.id).await.is_empty());
+}
+
+// ----- on Discord, end to end -----
+
+/// Asked by command, agreed by command; asked again after the next move, declined by command.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn takebacks_are_asked_agreed_and_declined_by_command() {
+    let h = Harness::start("takeback").await;
+    let (game, thread) = h.game("tyr-11").await;
+    h.play(ALICE, thread, "d1-d3").await;
+    let asked = h.slash(ALICE, thread, "takeback", &[]).await;
+    assert!(
+        asked
+            .content()
+            .contains("alice asks to take back their last turn"),
+        "{}",
+        asked.content()
+    );
+    assert_eq!(asked.pings(), [BOB.id.to_string()]);
+    assert_eq!(
+        asked.buttons(),
+        [format!("backyes:{game}"), format!("backno:{game}")]
+    );
+    let agreed = h.slash(BOB, thread, "takeback", &[]).await;
+    assert!(
+        agreed
+            .content()
+            .contains("bob agreed: the last turn is taken back"),
+        "{}",
+        agreed.content()
+    );
+    assert_eq!(h.moves_stored(game).await, 0);
+    h.play(ALICE, thread, "d1-d2").await;
+    h.slash(ALICE, thread, "takeback", &[]).await;
+    let declined = h
+        .slash(BOB, thread, "takeback", &[("decline", Opt::Bool(true))])
+        .await;
+    assert_eq!(
+        declined.content(),
+        format!("bob declined to take back the last turn in game #{game}.")
+    );
+    assert_eq!(h.moves_stored(game).await, 1);
+    h.shutdown().await;
 }

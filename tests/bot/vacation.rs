@@ -7,7 +7,8 @@ use taflbot::service::text::{self, Plain};
 use taflbot::service::{Service, ServiceError, SideChoice, TestClock, DAY};
 use taflbot::store;
 
-use crate::support::{alice, bob};
+use crate::fake_discord::Opt;
+use crate::support::{alice, bob, Harness, ALICE, CHANNEL};
 
 /// 2027-03-01 00:00 UTC: the same calendar year for a while.
 const T0: i64 = 1_803_859_200;
@@ -158,4 +159,40 @@ async fn days_are_counted_per_year_and_only_the_player_to_move_waits() {
         said.contains("14 days of your 14 days this year are left"),
         "{said}"
     );
+}
+
+// ----- on Discord, end to end -----
+
+/// Asked, begun and ended by command, each answered privately.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vacation_by_command() {
+    let h = Harness::start("vacation").await;
+    let asked = h.slash(ALICE, CHANNEL, "vacation", &[]).await;
+    assert!(asked.private());
+    assert!(
+        asked
+            .content()
+            .starts_with("You are not on vacation; 14 days"),
+        "{}",
+        asked.content()
+    );
+    // The choices are numbered as registered: on, off.
+    let away = h
+        .slash(ALICE, CHANNEL, "vacation", &[("set", Opt::Int(0))])
+        .await;
+    assert!(away.private());
+    assert!(
+        away.content().starts_with("You are on vacation"),
+        "{}",
+        away.content()
+    );
+    let back = h
+        .slash(ALICE, CHANNEL, "vacation", &[("set", Opt::Int(1))])
+        .await;
+    assert!(
+        back.content().starts_with("You are not on vacation"),
+        "{}",
+        back.content()
+    );
+    h.shutdown().await;
 }

@@ -179,3 +179,34 @@ async fn autocomplete_offers_at_most_25_legal_moves_that_match_what_was_typed() 
     );
     h.shutdown().await;
 }
+
+/// Every command of the table is given through the fake Discord by some end-to-end test: the
+/// test sources name it as a slash command. A new command without one fails here.
+#[test]
+fn every_command_is_given_end_to_end_somewhere() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bot");
+    let mut sources = String::new();
+    let mut folders = vec![dir];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                sources.push_str(&std::fs::read_to_string(path).unwrap());
+            }
+        }
+    }
+    // The first string after each `slash(`: the command's name.
+    let given: Vec<&str> = sources
+        .split("slash(")
+        .skip(1)
+        .filter_map(|after| after.split('"').nth(1))
+        .collect();
+    let missing: Vec<&str> = taflbot::commands::COMMANDS
+        .iter()
+        .map(|c| c.name)
+        .filter(|name| !given.contains(name))
+        .collect();
+    assert!(missing.is_empty(), "no end-to-end test gives {missing:?}");
+}

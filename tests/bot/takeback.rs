@@ -14,18 +14,7 @@ async fn service() -> (Service, Arc<TestClock>) {
 
 /// A rated tyr-11 game, alice attacking, after `moves`.
 async fn game_after(svc: &Service, moves: &[&str]) -> i64 {
-    let c = svc
-        .challenge(
-            &alice(),
-            &bob(),
-            "tyr-11",
-            SideChoice::Attackers,
-            None,
-            None,
-        )
-        .await
-        .unwrap();
-    let id = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;
+    let id = crate::support::started(svc).await;
     for (i, m) in moves.iter().enumerate() {
         let who = if i % 2 == 0 { alice() } else { bob() };
         svc.play(&who, Some(id), None, m).await.unwrap();

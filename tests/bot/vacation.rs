@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use taflbot::service::text::{self, Plain};
-use taflbot::service::{Service, ServiceError, SideChoice, TestClock, DAY};
+use taflbot::service::{Service, ServiceError, TestClock, DAY};
 use taflbot::store;
 
 use crate::fake_discord::Opt;
@@ -20,18 +20,7 @@ async fn open(path: &str, clock: Arc<TestClock>) -> Service {
 /// alice (attackers) against bob at tyr-11, three days a move; alice has moved, bob is to move
 /// by T0 + 3 days.
 async fn waiting_for_bob(svc: &Service) -> i64 {
-    let c = svc
-        .challenge(
-            &alice(),
-            &bob(),
-            "tyr-11",
-            SideChoice::Attackers,
-            None,
-            None,
-        )
-        .await
-        .unwrap();
-    let id = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;
+    let id = crate::support::started(svc).await;
     svc.play(&alice(), Some(id), None, "d1-d3").await.unwrap();
     id
 }

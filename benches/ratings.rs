@@ -24,6 +24,11 @@ async fn rated(svc: &Service, a: &Person, d: &Person, variant: &str, attackers_w
     };
     let c = svc.offer(a, d, &terms, None).await.unwrap();
     let id = svc.accept(d, Some(c.id), None).await.unwrap().id;
+    // A turn each (the first legal move): a result before it is not rated.
+    for who in [a, d] {
+        let (_, moves) = svc.legal_moves(who, Some(id), None).await.unwrap();
+        svc.play(who, Some(id), None, &moves[0]).await.unwrap();
+    }
     let loser = if attackers_win { d } else { a };
     svc.resign(loser, Some(id), None).await.unwrap();
 }

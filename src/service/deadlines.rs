@@ -109,12 +109,16 @@ impl Service {
         }
         let outcome = loaded.game.outcome();
         let result = GameResult::of(&loaded.row.variant, outcome);
+        // A player who never moved loses, but a game before a turn each is not rated.
+        let rated = loaded.row.rated && loaded.both_sides_moved();
         let done = sqlx::query(
-            "UPDATE games SET status = 'finished', result = ?, reason = ?, updated_at = ?, draw_offer = NULL
+            "UPDATE games SET status = 'finished', result = ?, reason = ?, rated = ?, updated_at = ?,
+                draw_offer = NULL
              WHERE id = ? AND status = 'active' AND deadline <= ?",
         )
         .bind(result)
         .bind(outcome.map(|o| o.reason))
+        .bind(rated)
         .bind(now)
         .bind(id)
         .bind(now)
@@ -125,6 +129,7 @@ impl Service {
         }
         loaded.row.status = super::rows::GameStatus::Finished;
         loaded.row.result = result;
+        loaded.row.rated = rated;
         self.rate(tx, &mut loaded.row, now).await?;
         let late = loaded.row.player(late);
         Ok(Some(self.notice(tx, id, &News::Timeout { late }).await?))

@@ -6,9 +6,11 @@ use sqlx::SqliteConnection;
 use super::load::Loaded;
 use super::rows::{GameResult, GameStatus};
 use super::{GameNews, News, Person, Service, ServiceError};
+use crate::rules::Reason;
 
 impl Service {
-    /// Resigns a game.
+    /// Resigns a game; before each side has made a turn, calls it off instead (the news is then
+    /// [`News::Aborted`]).
     pub async fn resign(
         &self,
         who: &Person,
@@ -20,14 +22,20 @@ impl Service {
         loaded.game.resign(seat)?;
         self.store_ending(&mut tx, &mut loaded).await?;
         tx.commit().await?;
+        let by = who.clone();
         Ok(GameNews {
+            news: if loaded.row.result == GameResult::Aborted {
+                News::Aborted { by }
+            } else {
+                News::Resigned { by }
+            },
             view: loaded.view(),
-            news: News::Resigned { by: who.clone() },
         })
     }
 
     /// Offers a draw (the news is [`News::DrawOffered`]), or accepts the opponent's open offer
-    /// ([`News::DrawAgreed`]: the game ended in a draw).
+    /// ([`News::DrawAgreed`]: the game ended in a draw; before each side has made a turn,
+    /// [`News::Aborted`]: it is called off).
     pub async fn draw(
         &self,
         who: &Person,
@@ -79,7 +87,9 @@ impl Service {
         let by = who.clone();
         Ok(GameNews {
             view: loaded.view(),
-            news: if agreed {
+            news: if agreed && loaded.row.result == GameResult::Aborted {
+                News::Aborted { by }
+            } else if agreed {
                 News::DrawAgreed { by }
             } else {
                 News::DrawOffered { by }
@@ -161,15 +171,26 @@ impl Service {
         conn: &mut SqliteConnection,
         loaded: &mut Loaded,
     ) -> Result<bool, ServiceError> {
-        let outcome = loaded.game.outcome();
-        let result = GameResult::of(&loaded.row.variant, outcome);
+        let mut outcome = loaded.game.outcome();
+        let mut result = GameResult::of(&loaded.row.variant, outcome);
+        // Before each side has made a turn nothing is rated (so a result cannot be farmed from a
+        // game never played), and what the players agreed or gave up is a game called off.
+        let early = !loaded.both_sides_moved();
+        if early
+            && outcome.is_some_and(|o| matches!(o.reason, Reason::Agreement | Reason::Resignation))
+        {
+            outcome = None;
+            result = GameResult::Aborted;
+        }
+        let rated = loaded.row.rated && !early;
         let done = sqlx::query(
             "UPDATE games SET status = 'finished', result = ?, reason = ?, draw_offer = NULL,
-                updated_at = ?
+                rated = ?, updated_at = ?
              WHERE id = ? AND status = 'active'",
         )
         .bind(result)
         .bind(outcome.map(|o| o.reason))
+        .bind(rated)
         .bind(self.now())
         .bind(loaded.row.id)
         .execute(&mut *conn)
@@ -177,6 +198,7 @@ impl Service {
         let done = done.rows_affected() == 1;
         loaded.row.status = GameStatus::Finished;
         loaded.row.result = result;
+        loaded.row.rated = rated;
         loaded.row.draw_offer = None;
         if done {
             self.rate(conn, &mut loaded.row, self.now()).await?;

@@ -37,6 +37,22 @@ impl Loaded {
         Err(ServiceError::GameOver(self.row.id, how))
     }
 
+    /// Whether each side has made a turn of its own in this game (the moves of a record it was
+    /// continued from do not count). A game that ends before is not rated, and a resignation or
+    /// an agreed draw then calls it off: nothing was played to win, lose or share.
+    pub fn both_sides_moved(&self) -> bool {
+        let imported = usize::try_from(self.row.imported).unwrap_or(0);
+        let mut ply = 0;
+        let mut moved = BySide::new(false, false);
+        for turn in self.game.turns() {
+            if ply >= imported && !turn.moves.is_empty() {
+                moved[turn.side] = true;
+            }
+            ply += turn.moves.len();
+        }
+        moved.attackers && moved.defenders
+    }
+
     /// Whether the game is going on and its player to move ran out of time (their clocks do not
     /// run while they are on vacation).
     pub fn overdue(&self, now: i64) -> bool {

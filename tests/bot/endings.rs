@@ -8,7 +8,9 @@ use taflbot::service::text::{self, Plain};
 use taflbot::service::{Service, ServiceError, TestClock};
 
 use crate::common;
-use crate::support::{alice, bob, is_png, service_at, started, Harness, ALICE, BOB, T0};
+use crate::support::{
+    a_turn_each, alice, bob, is_png, service_at, started, Harness, ALICE, BOB, T0,
+};
 
 async fn service(url: &str) -> (Service, Arc<TestClock>) {
     service_at(url, T0).await
@@ -18,6 +20,7 @@ async fn service(url: &str) -> (Service, Arc<TestClock>) {
 async fn endings_resign_draw_abort() {
     let (svc, _) = service(":memory:").await;
     let g1 = started(&svc).await;
+    a_turn_each(&svc, g1).await;
     let view = svc.resign(&bob(), Some(g1), None).await.unwrap().view;
     assert_eq!(view.outcome.unwrap().winner, Some(Side::Attackers));
     assert_eq!(view.outcome.unwrap().reason, Reason::Resignation);
@@ -30,6 +33,7 @@ async fn endings_resign_draw_abort() {
     );
 
     let g2 = started(&svc).await;
+    a_turn_each(&svc, g2).await;
     let said = svc.draw(&alice(), Some(g2), None).await.unwrap();
     let agreed = matches!(said.news, taflbot::service::News::DrawAgreed { .. });
     let offered = said.view;
@@ -92,8 +96,9 @@ async fn a_draw_offer_lasts_until_the_opponent_moves_and_accepting_never_offers(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resignation_draws_and_a_won_game_are_announced() {
     let h = Harness::start("endings").await;
-    // A draw offered by command and accepted by button.
+    // A draw offered by command and accepted by button, after a turn each.
     let (game, thread) = h.game("tablut").await;
+    h.a_turn_each(game, thread).await;
     // A stale Accept draw press, with no offer open, is refused and offers nothing.
     let stale = h.press(BOB, thread, &format!("drawyes:{game}")).await;
     assert!(stale.private());
@@ -150,8 +155,9 @@ async fn resignation_draws_and_a_won_game_are_announced() {
         too_late.content()
     );
 
-    // Resignation.
+    // Resignation, after a turn each.
     let (game, thread) = h.game("tyr-11").await;
+    h.a_turn_each(game, thread).await;
     let resigned = h.slash(BOB, thread, "resign", &[]).await;
     assert!(!resigned.private());
     assert!(

@@ -7,11 +7,14 @@ use std::sync::Arc;
 use skillratings::glicko2::{glicko2, glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 use taflbot::rating::{self, Rating};
+use taflbot::rules::Side;
 use taflbot::service::text::{self, Plain};
-use taflbot::service::{Person, Scope, Service, ServiceError, SideChoice, Terms, TestClock, DAY};
+use taflbot::service::{
+    News, Person, Scope, Service, ServiceError, SideChoice, Terms, TestClock, DAY,
+};
 
 use crate::fake_discord::{s, Opt, GUILD};
-use crate::support::{alice, bob, T0};
+use crate::support::{a_turn_each, alice, bob, carol, T0};
 use crate::support::{Harness, ALICE, BOB, CAROL, CHANNEL};
 
 async fn service() -> (Service, Arc<TestClock>) {
@@ -19,7 +22,15 @@ async fn service() -> (Service, Arc<TestClock>) {
 }
 
 /// A game of `variant` between `attacker` and `defender` on `terms`, begun.
+/// A game of `attacker` against `defender` after a turn each, so that its result counts.
 async fn begun(svc: &Service, attacker: &Person, defender: &Person, rated: bool) -> i64 {
+    let game = unplayed(svc, attacker, defender, rated).await;
+    a_turn_each(svc, game).await;
+    game
+}
+
+/// A game of `attacker` against `defender` that has just begun.
+async fn unplayed(svc: &Service, attacker: &Person, defender: &Person, rated: bool) -> i64 {
     let terms = Terms {
         side: SideChoice::Attackers,
         rated,
@@ -193,7 +204,7 @@ async fn friendly_aborted_and_bot_games_are_never_rated() {
     let view = svc.resign(&bob(), Some(g), None).await.unwrap().view;
     assert!(!view.rated && view.ratings.is_none());
     // An aborted game.
-    let g = begun(&svc, &alice(), &bob(), true).await;
+    let g = unplayed(&svc, &alice(), &bob(), true).await;
     let view = svc.abort(&alice(), Some(g), None).await.unwrap().view;
     assert!(view.rated && view.ratings.is_none());
     // A game against the bot, resigned.
@@ -352,6 +363,7 @@ async fn a_profile_counts_results_by_side_and_draws_the_ratings() {
     };
     let c = svc.offer(&alice(), &bob(), &terms, None).await.unwrap();
     let g = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;
+    a_turn_each(&svc, g).await;
     svc.draw(&alice(), Some(g), None).await.unwrap();
     svc.draw(&bob(), Some(g), None).await.unwrap();
     begun(&svc, &alice(), &bob(), true).await;
@@ -398,6 +410,7 @@ async fn a_profile_counts_results_by_side_and_draws_the_ratings() {
 async fn a_rated_result_then_the_leaderboard_its_pages_and_a_profile_with_its_chart() {
     let h = Harness::start("ratings").await;
     let (game, thread) = h.game("tablut").await;
+    h.a_turn_each(game, thread).await;
     let resigned = h.slash(BOB, thread, "resign", &[]).await;
     let said = resigned.content();
     assert!(said.contains(&format!("Game #{game} is over")), "{said}");
@@ -423,6 +436,7 @@ async fn a_rated_result_then_the_leaderboard_its_pages_and_a_profile_with_its_ch
             .await
             .unwrap();
         let id = here.accept(&d, Some(c.id), None).await.unwrap().id;
+        a_turn_each(&here, id).await;
         here.resign(&d, Some(id), None).await.unwrap();
     }
     let board = h.slash(CAROL, CHANNEL, "leaderboard", &[]).await;
@@ -468,4 +482,55 @@ async fn a_rated_result_then_the_leaderboard_its_pages_and_a_profile_with_its_ch
         "Nobody here has a rating in Brandubh 7x7 yet."
     );
     h.shutdown().await;
+}
+
+/// Six games that end before each side has made a turn move no rating and no side advantage:
+/// resignations before any move (by either side) and after the first, draws agreed before any
+/// move and after the first, and a loss on time by a player who never moved. The resignations
+/// and draws are games called off; the loss on time stands, unrated.
+#[tokio::test]
+async fn games_ended_before_a_turn_each_move_no_rating() {
+    let (svc, clock) = service().await;
+    let tyr = "tyr-11".parse().unwrap();
+    // One real rated result first, so that the side advantage is not at its start.
+    let g = begun(&svc, &carol(), &bob(), true).await;
+    svc.resign(&bob(), Some(g), None).await.unwrap();
+    let advantage = svc.side_advantage(tyr).await.unwrap();
+    let bob_before = svc.rating(&bob(), tyr).await.unwrap();
+    assert!(advantage != 0.0 && bob_before.is_some());
+
+    let called_off = |said: taflbot::service::GameNews| {
+        assert!(matches!(said.news, News::Aborted { .. }), "{:?}", said.news);
+        assert!(said.view.aborted && !said.view.rated && said.view.ratings.is_none());
+    };
+    let g = unplayed(&svc, &alice(), &bob(), true).await;
+    called_off(svc.resign(&alice(), Some(g), None).await.unwrap());
+    let g = unplayed(&svc, &alice(), &bob(), true).await;
+    called_off(svc.resign(&bob(), Some(g), None).await.unwrap());
+    let g = unplayed(&svc, &alice(), &bob(), true).await;
+    svc.play(&alice(), Some(g), None, "d1-d3").await.unwrap();
+    called_off(svc.resign(&bob(), Some(g), None).await.unwrap());
+    let g = unplayed(&svc, &alice(), &bob(), true).await;
+    svc.draw(&alice(), Some(g), None).await.unwrap();
+    called_off(svc.draw(&bob(), Some(g), None).await.unwrap());
+    let g = unplayed(&svc, &alice(), &bob(), true).await;
+    svc.play(&alice(), Some(g), None, "d1-d3").await.unwrap();
+    svc.draw(&bob(), Some(g), None).await.unwrap();
+    called_off(svc.accept_draw(&alice(), Some(g), None).await.unwrap());
+    // alice (attacking) never moves and loses on time: the loss stands, unrated.
+    let late = unplayed(&svc, &alice(), &bob(), true).await;
+    clock.advance(4 * DAY);
+    svc.sweep().await.unwrap();
+    let view = svc.game(late).await.unwrap();
+    assert_eq!(view.outcome.unwrap().winner, Some(Side::Defenders));
+    assert!(!view.rated && view.ratings.is_none());
+
+    assert_eq!(svc.rating(&alice(), tyr).await.unwrap(), None);
+    assert_eq!(
+        svc.rating(&bob(), tyr).await.unwrap().map(|r| r.rating),
+        bob_before.map(|r| r.rating)
+    );
+    assert_eq!(svc.side_advantage(tyr).await.unwrap(), advantage);
+    let p = svc.profile(&alice()).await.unwrap();
+    assert!(p.standings.iter().all(|s| s.rating.is_none()), "{p:?}");
 }

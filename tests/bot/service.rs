@@ -90,6 +90,7 @@ async fn refusals_say_what_was_wrong() {
     assert_eq!(illegal.to_string(), "the path is blocked at d4");
     let (view, _) = svc.board(&bob(), Some(id), None, false).await.unwrap();
     assert_eq!(view.turns, 0, "a refused move changes nothing");
+    crate::support::a_turn_each(&svc, id).await;
     svc.resign(&alice(), Some(id), None).await.unwrap();
     let over = svc.play(&bob(), Some(id), None, "d1-d3").await.unwrap_err();
     assert_eq!(

@@ -52,6 +52,24 @@ pub async fn started(svc: &Service) -> i64 {
     svc.accept(&bob(), Some(c.id), None).await.unwrap().id
 }
 
+/// One turn for each side, each a legal move of the middle of the list (a berserk chain is
+/// ended): a result after it is rated, as one before it is not.
+pub async fn a_turn_each(svc: &Service, game: i64) {
+    loop {
+        let view = svc.game(game).await.unwrap();
+        let next = view.waiting_for.clone().expect("the game goes on");
+        if view.open_chain {
+            svc.end_turn(&next, Some(game), None).await.unwrap();
+        } else if view.turns >= 2 {
+            return;
+        } else {
+            let (_, moves) = svc.legal_moves(&next, Some(game), None).await.unwrap();
+            let mv = &moves[moves.len() / 2];
+            svc.play(&next, Some(game), None, mv).await.unwrap();
+        }
+    }
+}
+
 /// Waits until `done` holds, asking every 20 ms; fails, naming `what`, after 10 s. For what a
 /// background task writes to the database after the test saw its other effects.
 pub async fn until<F, Fut>(what: &str, mut done: F)
@@ -262,6 +280,14 @@ impl Harness {
             .await
             .unwrap();
         (who, moves[moves.len() / 2].clone())
+    }
+
+    /// A turn for each player by `/move` in the game's thread, so that a result counts.
+    pub async fn a_turn_each(&self, game: i64, thread: u64) {
+        for _ in 0..2 {
+            let (who, mv) = self.a_move(game).await;
+            self.play(who, thread, &mv).await;
+        }
     }
 
     /// Holds the database as another writer would, until the transaction is rolled back: the

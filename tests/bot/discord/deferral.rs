@@ -72,6 +72,7 @@ async fn every_command_and_button_defers_when_the_work_runs_long() {
 
     // /resign by a stranger: deferred in public, refused in private, the public note taken away.
     let (game, thread) = h.game("tyr-11").await;
+    h.a_turn_each(game, thread).await;
     let blocker = h.hold_database().await;
     let rx = h.fake.interact(
         h.fake

@@ -122,7 +122,12 @@ pub async fn run(
     images: &Path,
     interactive: bool,
 ) -> std::io::Result<()> {
-    std::fs::create_dir_all(images)?;
+    std::fs::create_dir_all(images).map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            format!("cannot make the images folder {}: {e}", images.display()),
+        )
+    })?;
     if interactive {
         writeln!(
             out,

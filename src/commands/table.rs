@@ -277,7 +277,7 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "hint",
         description: "The engine's suggestion, in a game against taflbot or a finished game.",
-        more: "For a finished game: before its last turn.",
+        more: "For a finished game: before its last turn when the board ended it, otherwise where it stopped.",
         options: &[GAME],
         read: |a| Ok(Command::Hint { game: a.number("game")? }),
         ..ROW

@@ -187,7 +187,13 @@ impl Bot {
             let sent = match user.create_dm_channel(http).await {
                 Ok(channel) => channel
                     .id
-                    .send_message(http, serenity::CreateMessage::new().content(said))
+                    .send_message(
+                        http,
+                        // Nobody but the addressee may be pinged, whatever the text holds.
+                        serenity::CreateMessage::new()
+                            .content(said)
+                            .allowed_mentions(serenity::CreateAllowedMentions::new().users([user])),
+                    )
                     .await
                     .map(|_| ()),
                 Err(e) => Err(e),

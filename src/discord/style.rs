@@ -44,11 +44,21 @@ impl Style for DiscordStyle {
     }
 }
 
+/// Characters that change how the text around them reads without showing themselves: the bidi
+/// embeddings, overrides and isolates (U+202E turns the rest of a line around), and the
+/// zero-width spaces, joiners and marks.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
 /// Text from a user (a name) as Discord shows it literally: markdown characters escaped, `@`
-/// and `<` kept from forming mentions, line breaks flattened, and at most [`NAME_CHARS`] shown.
+/// and `<` kept from forming mentions, bidi and zero-width characters left out, line breaks
+/// flattened, and at most [`NAME_CHARS`] shown. A name of nothing visible shows as `?`.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
-    let mut chars = text.chars();
+    let mut chars = text.chars().filter(|&c| !invisible(c));
     for c in chars.by_ref().take(NAME_CHARS) {
         match c {
             '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '<' | '#' | '-' | '[' | ']' | '(' | ')'
@@ -65,6 +75,9 @@ pub fn escape(text: &str) -> String {
     if chars.next().is_some() {
         out.push('…');
     }
+    if out.trim().is_empty() {
+        return "?".to_string();
+    }
     out
 }
 
@@ -79,5 +92,19 @@ mod tests {
         assert_eq!(escape("[x](https://a.b)"), "\\[x\\]\\(https\\:\\/\\/a.b\\)");
         assert_eq!(escape("**bold**\nnext"), "\\*\\*bold\\*\\* next");
         assert_eq!(escape(&"a".repeat(100)).chars().count(), NAME_CHARS + 1);
+    }
+
+    #[test]
+    fn bidi_and_zero_width_characters_are_left_out_of_names() {
+        // U+202E would show "alice" written backwards after it and turn the sentence around.
+        assert_eq!(escape("bob\u{202E}ecila"), "bobecila");
+        assert_eq!(
+            escape("a\u{200B}l\u{200D}i\u{2066}c\u{2069}e\u{FEFF}"),
+            "alice"
+        );
+        assert_eq!(escape("\u{200B}\u{202E}"), "?");
+        // They do not count toward the characters shown.
+        let padded = format!("{}{}", "\u{200B}".repeat(100), "alice");
+        assert_eq!(escape(&padded), "alice");
     }
 }

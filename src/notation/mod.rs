@@ -37,14 +37,18 @@ pub enum ParseMoveError {
 /// At most this much of what was typed is quoted back.
 const QUOTED_CHARS: usize = 50;
 
-/// What was typed, as quoted in a sentence: at most [`QUOTED_CHARS`] characters, control
-/// characters shown as spaces.
+/// What was typed, as quoted in a sentence: at most [`QUOTED_CHARS`] characters, a tab or line
+/// break shown as a space and any other control character by its code point (`U+0000`), so that
+/// it is seen and never acts on the reader's screen.
 pub fn quoted(text: &str) -> String {
-    let mut out: String = text
-        .chars()
-        .take(QUOTED_CHARS)
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let mut out = String::new();
+    for c in text.chars().take(QUOTED_CHARS) {
+        match c {
+            '\t' | '\n' | '\r' => out.push(' '),
+            c if c.is_control() => out.push_str(&format!("U+{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
     if text.chars().nth(QUOTED_CHARS).is_some() {
         out.push('…');
     }
@@ -373,4 +377,16 @@ pub fn diagram(pos: &Position) -> String {
     }
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted;
+
+    #[test]
+    fn control_characters_are_quoted_by_their_code_points() {
+        assert_eq!(quoted("d1\0-d3"), "d1U+0000-d3");
+        assert_eq!(quoted("a\u{1b}[2J\tb\nc"), "aU+001B[2J b c");
+        assert_eq!(quoted(&"x".repeat(60)).chars().count(), 51);
+    }
 }

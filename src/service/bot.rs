@@ -36,8 +36,11 @@ pub struct Hint {
     pub score: Option<i32>,
     /// The side's own moves to a forced win (positive) or loss (negative).
     pub won_in: Option<i32>,
-    /// For a finished game: the hint is for the position before its last turn.
+    /// For a game ended on the board: the hint is for the position before its last turn.
     pub before_the_end: bool,
+    /// The game is over (by the board, or by resignation, agreement or time: then the hint is
+    /// for its final position).
+    pub finished: bool,
 }
 
 /// Where games for the bot to move are announced to the task that plays them.
@@ -231,7 +234,7 @@ impl Service {
     }
 
     /// The engine's suggestion in a game against the bot, or in a finished game (for the position
-    /// before its last turn). Refused in a game between people that is still going.
+    /// before its last turn when the board ended it, otherwise for its final position). Refused in a game between people that is still going.
     pub async fn hint(
         &self,
         who: &Person,
@@ -269,7 +272,8 @@ impl Service {
             line: engine::written(&game, &thought.pv),
             score: thought.centipawns(),
             won_in: thought.mate_in(),
-            before_the_end: finished,
+            before_the_end: finished && loaded.game.position().is_over(),
+            finished,
         })
     }
 

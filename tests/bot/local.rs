@@ -155,3 +155,23 @@ bob challenge @carol brandubh level:2
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_images_folder_that_cannot_be_made_is_named() {
+    let dir = std::env::temp_dir().join(format!("taflbot-local-images-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A file where the folder should be.
+    let images = dir.join("not-a-folder");
+    std::fs::write(&images, b"x").unwrap();
+    let out = local(&dir.join("local.db"), &images, b"");
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(&format!(
+            "cannot make the images folder {}",
+            images.display()
+        )),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

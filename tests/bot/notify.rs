@@ -34,6 +34,8 @@ async fn turns_come_by_direct_message_and_closed_dms_fall_back_to_the_thread_onc
         dm.content
     );
     assert!(dm.content.contains("<t:"), "{}", dm.content);
+    // A direct message may ping its addressee and nobody else.
+    assert_eq!(dm.pings, vec![BOB.id.to_string()]);
     assert_eq!(h.fake.dms_to(BOB.id).len(), 1);
     // alice never asked for them.
     h.play(BOB, thread, "c5-c7").await;

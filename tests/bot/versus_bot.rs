@@ -219,6 +219,12 @@ async fn hints_in_bot_games_and_finished_games_only() {
         Side::Defenders,
         "bob resigned with his move to make"
     );
+    // A game given up, not ended on the board: the hint is for where it stopped.
+    let said = text::hint(&h, &Plain);
+    assert!(
+        said.starts_with(&format!("At the end of game #{human} ")),
+        "{said}"
+    );
     // In a game against the bot: for the side to move, with the line.
     let bot_game = versus(&svc, "brandubh", SideChoice::Attackers, 1).await;
     let h = svc.hint(&alice(), Some(bot_game), None).await.unwrap();

@@ -206,6 +206,8 @@ pub fn hint(h: &crate::service::Hint, s: &dyn Style) -> String {
     let side = h.variant.side_name(h.side);
     let when = if h.before_the_end {
         format!("Before the last turn of game #{}", h.game)
+    } else if h.finished {
+        format!("At the end of game #{}", h.game)
     } else {
         format!("In game #{}", h.game)
     };

@@ -40,6 +40,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "takebacks and messages",
         include_str!("../migrations/0008_takebacks_and_messages.sql"),
     ),
+    (
+        9,
+        "takeback declined",
+        include_str!("../migrations/0009_takeback_declined.sql"),
+    ),
 ];
 
 /// Why the database could not be used.

@@ -82,6 +82,8 @@ pub enum ServiceError {
     ContinuedOver,
     /// A takeback is asked already in this game.
     TakebackAsked(i64),
+    /// The player's takeback of this turn was declined: not asked again until a move.
+    TakebackDeclined(i64),
     /// No takeback is asked of the player in this game.
     NoTakeback(i64),
     /// The player has no turn of their own to take back in this game.

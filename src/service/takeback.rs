@@ -35,6 +35,11 @@ impl Service {
         let me = loaded.row.player_ids()[seat];
         match loaded.row.takeback_by {
             Some(by) if by == me => return Err(ServiceError::TakebackAsked(game)),
+            None if loaded.row.takeback_declined_by == Some(me)
+                && loaded.row.takeback_declined_at == Some(loaded.row.move_count) =>
+            {
+                return Err(ServiceError::TakebackDeclined(game))
+            }
             Some(asker) => {
                 let played = self.agree(tx, loaded, asker, who).await?;
                 return Ok(Takeback::TakenBack(played));
@@ -112,13 +117,21 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
     ) -> Result<GameNews, ServiceError> {
-        let (mut tx, mut loaded, _) = self.open_takeback(who, id, channel).await?;
-        sqlx::query("UPDATE games SET takeback_by = NULL WHERE id = ?")
-            .bind(loaded.row.id)
-            .execute(&mut *tx)
-            .await?;
+        let (mut tx, mut loaded, asker) = self.open_takeback(who, id, channel).await?;
+        // The asker may not ask again for this turn (until a move changes the count).
+        sqlx::query(
+            "UPDATE games SET takeback_by = NULL, takeback_declined_by = ?,
+                takeback_declined_at = move_count
+             WHERE id = ?",
+        )
+        .bind(asker)
+        .bind(loaded.row.id)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         loaded.row.takeback_by = None;
+        loaded.row.takeback_declined_by = Some(asker);
+        loaded.row.takeback_declined_at = Some(loaded.row.move_count);
         Ok(GameNews {
             view: loaded.view(),
             news: News::TakebackDeclined { by: who.clone() },
@@ -192,7 +205,8 @@ impl Service {
         let deadline = now + loaded.row.days * DAY;
         let done = sqlx::query(
             "UPDATE games SET position = ?, move_count = ?, turn_started = ?, deadline = ?,
-                remind_at = ?, reminded = 0, draw_offer = NULL, takeback_by = NULL, updated_at = ?
+                remind_at = ?, reminded = 0, draw_offer = NULL, takeback_by = NULL,
+                takeback_declined_by = NULL, updated_at = ?
              WHERE id = ? AND move_count = ? AND status = 'active'",
         )
         .bind(&position)

@@ -97,9 +97,20 @@ async fn a_takeback_declined_or_overtaken_by_a_move_leaves_the_game() {
         svc.decline_takeback(&bob(), Some(game), None).await,
         Err(ServiceError::NoTakeback(_))
     ));
-    // Asked again, then bob moves instead of answering: the request lapses.
-    svc.takeback(&alice(), Some(game), None).await.unwrap();
+    // Asked again for the same turn: refused, a turn is asked for once.
+    let again = svc.takeback(&alice(), Some(game), None).await.unwrap_err();
+    assert!(matches!(again, ServiceError::TakebackDeclined(g) if g == game));
+    assert_eq!(
+        again.to_string(),
+        format!("your takeback in game #{game} was declined: a turn is asked for once")
+    );
+    assert_eq!(svc.game(game).await.unwrap().takeback, None);
+    // A turn later it may be asked for again; bob moves instead of answering: it lapses.
     svc.play(&bob(), Some(game), None, "f8-g8").await.unwrap();
+    svc.play(&alice(), Some(game), None, "h1-h3").await.unwrap();
+    svc.takeback(&alice(), Some(game), None).await.unwrap();
+    let (_, moves) = svc.legal_moves(&bob(), Some(game), None).await.unwrap();
+    svc.play(&bob(), Some(game), None, &moves[0]).await.unwrap();
     assert_eq!(svc.game(game).await.unwrap().takeback, None);
     // bob, asked by nobody, asks himself; alice agrees by answering with takeback.
     svc.takeback(&bob(), Some(game), None).await.unwrap();
@@ -107,7 +118,7 @@ async fn a_takeback_declined_or_overtaken_by_a_move_leaves_the_game() {
     else {
         panic!("alice's takeback agrees to bob's")
     };
-    assert_eq!(played.view.turns, 1);
+    assert_eq!(played.view.turns, 3);
     // Nothing of one's own to take back: refused.
     let fresh = game_after(&svc, &[]).await;
     assert!(matches!(

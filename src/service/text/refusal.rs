@@ -123,6 +123,9 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         ),
         ContinuedOver => "that game is over already: only a game still going on can be continued".into(),
         TakebackAsked(g) => format!("you asked for a takeback in game #{g} already; your opponent has not answered"),
+        TakebackDeclined(g) => format!(
+            "your takeback in game #{g} was declined: a turn is asked for once"
+        ),
         NoTakeback(g) => format!("nobody asked you for a takeback in game #{g}"),
         NothingToTakeBack(g) => format!("you have no turn to take back in game #{g}"),
         NoVacationLeft { days } => format!(

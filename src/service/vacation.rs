@@ -29,26 +29,47 @@ fn year_of(t: i64) -> i32 {
     chrono::DateTime::from_timestamp(t, 0).map_or(1970, |d| d.year())
 }
 
+/// The first moment (UTC) of a calendar year.
+fn year_start(year: i32) -> i64 {
+    chrono::NaiveDate::from_ymd_opt(year, 1, 1)
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map_or(0, |d| d.and_utc().timestamp())
+}
+
 /// A player's vacation columns: since, used, year.
 type Columns = (Option<i64>, i64, i32);
 
 impl Service {
+    /// When a vacation begun at `since`, with `used` seconds already spent in that year, runs out.
+    /// Each day counts in the year it falls in: the rest of the first year's days last until its
+    /// end at most, and from the new year on its own days do.
+    fn runs_out(&self, since: i64, used: i64) -> i64 {
+        let end = since + (self.vacation_allowance - used).max(0);
+        let next_year = year_start(year_of(since) + 1);
+        if end <= next_year {
+            end
+        } else {
+            next_year + self.vacation_allowance
+        }
+    }
+
     /// Starts (`on`) or ends a vacation for `who`.
     pub async fn vacation(&self, who: &Person, on: bool) -> Result<Vacation, ServiceError> {
         let now = self.now();
         let mut tx = self.write().await?;
         let id = self.player_id(&mut tx, who).await?;
-        let (since, used, year) = self.columns(&mut tx, id).await?;
-        let used = if year == year_of(now) { used } else { 0 };
+        let (since, spent, year) = self.columns(&mut tx, id).await?;
+        let used = if year == year_of(now) { spent } else { 0 };
         let left = self.vacation_allowance - used;
         let status = match (on, since) {
             (true, Some(since)) => {
                 return Err(ServiceError::OnVacation {
-                    until: since + left,
+                    until: self.runs_out(since, spent),
                 })
             }
             (false, None) => return Err(ServiceError::NotOnVacation),
             (true, None) => {
+                let until = self.runs_out(now, used);
                 if left <= 0 {
                     return Err(ServiceError::NoVacationLeft {
                         days: self.vacation_days(),
@@ -67,14 +88,15 @@ impl Service {
                 Vacation {
                     since: Some(now),
                     left,
-                    until: Some(now + left),
+                    until: Some(until),
                 }
             }
             (false, Some(since)) => {
                 self.come_back(&mut tx, id, since, now).await?;
+                let (_, used, _) = self.columns(&mut tx, id).await?;
                 Vacation {
                     since: None,
-                    left: left - (now - since),
+                    left: self.vacation_allowance - used,
                     until: None,
                 }
             }
@@ -95,21 +117,18 @@ impl Service {
             Some(id) => self.columns(&mut conn, id).await?,
             None => (None, 0, 0),
         };
-        let used = if since.is_some() || year == year_of(now) {
-            used
-        } else {
-            0
-        };
-        let left = self.vacation_allowance - used;
         Ok(match since {
-            Some(since) => Vacation {
-                since: Some(since),
-                left: left - (now - since),
-                until: Some(since + left),
-            },
+            Some(since) => {
+                let until = self.runs_out(since, used);
+                Vacation {
+                    since: Some(since),
+                    left: until - now,
+                    until: Some(until),
+                }
+            }
             None => Vacation {
                 since: None,
-                left,
+                left: self.vacation_allowance - if year == year_of(now) { used } else { 0 },
                 until: None,
             },
         })
@@ -131,20 +150,20 @@ impl Service {
 
     /// Ends the vacations whose days have run out, each at the moment they ran out.
     pub(super) async fn end_spent_vacations(&self, now: i64) -> Result<(), ServiceError> {
-        let spent: Vec<(i64, i64, i64)> = sqlx::query_as(
-            "SELECT id, vacation_since, vacation_used FROM players
-             WHERE vacation_since IS NOT NULL AND vacation_since + ? - vacation_used <= ?",
+        let away: Vec<(i64, i64, i64)> = sqlx::query_as(
+            "SELECT id, vacation_since, vacation_used FROM players WHERE vacation_since IS NOT NULL",
         )
-        .bind(self.vacation_allowance)
-        .bind(now)
         .fetch_all(&self.pool)
         .await?;
+        let spent = away
+            .into_iter()
+            .filter(|&(_, since, used)| self.runs_out(since, used) <= now);
         for (id, since, used) in spent {
             let mut tx = self.write().await?;
             // Still away as read (a player who came back meanwhile is left alone).
             let (still, _, _) = self.columns(&mut tx, id).await?;
             if still == Some(since) {
-                let end = since + (self.vacation_allowance - used).max(0);
+                let end = self.runs_out(since, used);
                 self.come_back(&mut tx, id, since, end).await?;
             }
             tx.commit().await?;
@@ -162,14 +181,28 @@ impl Service {
         since: i64,
         end: i64,
     ) -> Result<(), ServiceError> {
-        sqlx::query(
-            "UPDATE players SET vacation_since = NULL, vacation_used = vacation_used + ?
-             WHERE id = ?",
-        )
-        .bind(end - since)
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
+        // The days count in the year each falls in: a vacation into a new year has used that
+        // year's days from its first moment (the old year's were used up by then).
+        let year = year_of(end);
+        let (sql, spent) = if year == year_of(since) {
+            (
+                "UPDATE players SET vacation_since = NULL, vacation_used = vacation_used + ?,
+                    vacation_year = ? WHERE id = ?",
+                end - since,
+            )
+        } else {
+            (
+                "UPDATE players SET vacation_since = NULL, vacation_used = ?, vacation_year = ?
+                 WHERE id = ?",
+                end - year_start(year),
+            )
+        };
+        sqlx::query(sql)
+            .bind(spent)
+            .bind(year)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
         let games: Vec<(i64, String, String, i64, i64, i64, i64)> = sqlx::query_as(
             "SELECT id, variant, position, attacker, turn_started, deadline, days FROM games
              WHERE status = 'active' AND (attacker = ?1 OR defender = ?1)",

@@ -150,6 +150,27 @@ async fn days_are_counted_per_year_and_only_the_player_to_move_waits() {
     );
 }
 
+/// Each vacation day counts in the year it falls in: a vacation begun at noon on 31 December
+/// uses half a day of that year and then the new year's fourteen days, and ends at the end of
+/// them, not fourteen days after it began; nothing of the new year is left after it.
+#[tokio::test]
+async fn a_vacation_into_a_new_year_counts_its_days_in_each_year() {
+    let new_years_eve = 1_798_718_400; // 2026-12-31 12:00 UTC
+    let clock = Arc::new(TestClock::new(new_years_eve));
+    let svc = Service::new(store::open(":memory:").await.unwrap(), clock.clone());
+    let away = svc.vacation(&alice(), true).await.unwrap();
+    let fifteenth = 1_799_971_200; // 2027-01-15 00:00 UTC
+    assert_eq!(away.until, Some(fifteenth));
+    clock.set(fifteenth + DAY);
+    svc.sweep().await.unwrap();
+    let now = svc.vacation_status(&alice()).await.unwrap();
+    assert_eq!((now.since, now.left), (None, 0), "2027's days are used up");
+    assert!(matches!(
+        svc.vacation(&alice(), true).await,
+        Err(ServiceError::NoVacationLeft { days: 14 })
+    ));
+}
+
 // ----- on Discord, end to end -----
 
 /// Asked, begun and ended by command, each answered privately.

@@ -29,6 +29,15 @@ fn year_of(t: i64) -> i32 {
     chrono::DateTime::from_timestamp(t, 0).map_or(1970, |d| d.year())
 }
 
+/// The vacation used in the year of `now`, from the stored seconds used and the year they count in.
+fn used_this_year(used: i64, year: i32, now: i64) -> i64 {
+    if year == year_of(now) {
+        used
+    } else {
+        0
+    }
+}
+
 /// The first moment (UTC) of a calendar year.
 fn year_start(year: i32) -> i64 {
     chrono::NaiveDate::from_ymd_opt(year, 1, 1)
@@ -59,7 +68,7 @@ impl Service {
         let mut tx = self.write().await?;
         let id = self.player_id(&mut tx, who).await?;
         let (since, spent, year) = self.columns(&mut tx, id).await?;
-        let used = if year == year_of(now) { spent } else { 0 };
+        let used = used_this_year(spent, year, now);
         let left = self.vacation_allowance - used;
         let status = match (on, since) {
             (true, Some(since)) => {
@@ -128,7 +137,7 @@ impl Service {
             }
             None => Vacation {
                 since: None,
-                left: self.vacation_allowance - if year == year_of(now) { used } else { 0 },
+                left: self.vacation_allowance - used_this_year(used, year, now),
                 until: None,
             },
         })

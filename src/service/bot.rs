@@ -8,12 +8,15 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
+use sqlx::SqliteConnection;
+
 use super::challenges::{self, Terms};
 use super::load::Loaded;
+use super::thinking::HintPlace;
 use super::{Delivery, GameView, News, Notice, Person, Service, ServiceError, DAY};
 use crate::engine::{self, Settings, Step, LEVELS};
 use crate::notation::canonical;
-use crate::rules::{Game, Side, Variant};
+use crate::rules::{Game, Side, Turn, Variant};
 
 /// The most games one player may have going against the bot at once.
 pub const MAX_BOT_GAMES: i64 = 3;
@@ -41,6 +44,14 @@ pub struct Hint {
     /// The game is over (by the board, or by resignation, agreement or time: then the hint is
     /// for its final position).
     pub finished: bool,
+}
+
+/// What the engine chose for the bot in a game, and the game's history it chose it for.
+#[derive(Clone, Debug)]
+pub struct BotThought {
+    game: i64,
+    searched: Vec<Turn>,
+    turn: Vec<Step>,
 }
 
 /// Where games for the bot to move are announced to the task that plays them.
@@ -166,6 +177,15 @@ impl Service {
     /// stored with the moves). Nothing when it is not the bot's turn, or the game changed while
     /// the bot thought (it is then asked again).
     pub async fn bot_turn(&self, id: i64) -> Result<Option<Notice>, ServiceError> {
+        match self.bot_think(id).await? {
+            Some(thought) => self.bot_play(thought).await,
+            None => Ok(None),
+        }
+    }
+
+    /// The first half of the bot's turn: the engine's choice in game `id`, for the game as it
+    /// stands now. Nothing when it is not the bot's turn.
+    pub async fn bot_think(&self, id: i64) -> Result<Option<BotThought>, ServiceError> {
         let (game, level, count) = {
             let mut conn = self.pool.acquire().await?;
             let loaded = self.load(&mut conn, id).await?;
@@ -178,17 +198,31 @@ impl Service {
             (loaded.game, level, loaded.row.move_count)
         };
         let seed = id as u64 ^ (count as u64) << 32;
+        let searched = game.clone();
         let thought = self
-            .engine(move || engine::think(&game, &Settings::level(level, seed)))
+            .thinking
+            .turn(move || engine::think(&searched, &Settings::level(level, seed)))
             .await?
             .map_err(|e| ServiceError::Internal(e.to_string()))?;
+        Ok(Some(BotThought {
+            game: id,
+            searched: game.turns().to_vec(),
+            turn: thought.turn,
+        }))
+    }
+
+    /// The second half of the bot's turn: plays and stores what it chose, with the notice of it.
+    /// Nothing when the game is no longer as the bot found it (a takeback and another move leave
+    /// as many moves but another position): the bot is then asked to think again.
+    pub async fn bot_play(&self, thought: BotThought) -> Result<Option<Notice>, ServiceError> {
+        let id = thought.game;
         let now = self.now();
         let mut tx = self.write().await?;
         let mut loaded = self.load(&mut tx, id).await?;
         let Some((side, _)) = loaded.row.bot() else {
             return Ok(None);
         };
-        if loaded.row.move_count != count || loaded.ensure_active().is_err() {
+        if loaded.game.turns() != thought.searched.as_slice() || loaded.ensure_active().is_err() {
             return Ok(None);
         }
         let mut stored = Vec::new();
@@ -225,16 +259,11 @@ impl Service {
         Ok(Some(notice))
     }
 
-    /// Runs engine work on the blocking pool, a few searches at a time.
-    async fn engine<T: Send + 'static>(
-        &self,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, ServiceError> {
-        super::on_pool(&self.thinking, work).await
-    }
-
     /// The engine's suggestion in a game against the bot, or in a finished game (for the position
-    /// before its last turn when the board ended it, otherwise for its final position). Refused in a game between people that is still going.
+    /// before its last turn when the board ended it, otherwise for its final position). Refused
+    /// in a game between people that is still going, and in a game continued from a position
+    /// still on the board of such a game of one of its players or of `who`. Hints are rationed
+    /// (see `thinking`); one given before for the same place is given again at no cost.
     pub async fn hint(
         &self,
         who: &Person,
@@ -246,11 +275,24 @@ impl Service {
             .resolve_game(&mut conn, who, id, channel, false)
             .await?;
         let loaded: Loaded = self.load(&mut conn, id).await?;
-        drop(conn);
         let finished = loaded.ensure_active().is_err();
         if !finished && loaded.row.bot().is_none() {
             return Err(ServiceError::NoHintHere(id));
         }
+        if let Some(live) = self.live_source(&mut conn, who, &loaded).await? {
+            return Err(ServiceError::HintForLiveGame(id, live));
+        }
+        drop(conn);
+        let place = HintPlace {
+            game: id,
+            moves: loaded.row.move_count,
+            position: loaded.row.position.clone(),
+            finished,
+        };
+        if let Some(hint) = self.thinking.remembered(&place) {
+            return Ok(hint);
+        }
+        let admitted = self.thinking.admit(&who.key, self.now())?;
         let game = if finished {
             before_last_turn(&loaded)?
         } else {
@@ -261,10 +303,13 @@ impl Service {
         let seed = id as u64;
         let probe = game.clone();
         let thought = self
-            .engine(move || engine::think(&probe, &Settings::level(HINT_LEVEL, seed)))
+            .thinking
+            .hint(&admitted, move || {
+                engine::think(&probe, &Settings::level(HINT_LEVEL, seed))
+            })
             .await?
             .map_err(|_| ServiceError::NoHintHere(id))?;
-        Ok(Hint {
+        let hint = Hint {
             game: id,
             variant,
             side,
@@ -274,7 +319,44 @@ impl Service {
             won_in: thought.mate_in(),
             before_the_end: finished && loaded.game.position().is_over(),
             finished,
-        })
+        };
+        admitted.answered(self.now(), place, &hint);
+        Ok(hint)
+    }
+
+    /// For a game continued from a record: a game between people still going, of `who` or of
+    /// either player, whose board has stood in the position the continuation began from.
+    async fn live_source(
+        &self,
+        conn: &mut SqliteConnection,
+        who: &Person,
+        loaded: &Loaded,
+    ) -> Result<Option<i64>, ServiceError> {
+        let Some(first) = loaded.first_own_position() else {
+            return Ok(None);
+        };
+        let players = loaded.row.player_ids();
+        let live: Vec<i64> = sqlx::query_scalar(
+            "SELECT g.id FROM games g
+             WHERE g.status = 'active' AND g.bot_level IS NULL AND g.id != ?1
+               AND EXISTS (SELECT 1 FROM players p
+                           WHERE p.id IN (g.attacker, g.defender)
+                             AND (p.id IN (?2, ?3) OR p.key = ?4))
+             ORDER BY g.id",
+        )
+        .bind(loaded.row.id)
+        .bind(players.attackers)
+        .bind(players.defenders)
+        .bind(&who.key)
+        .fetch_all(&mut *conn)
+        .await?;
+        for game in live {
+            let other = self.load(&mut *conn, game).await?;
+            if other.game.position().hash() == first || other.game.times_seen(first) > 0 {
+                return Ok(Some(game));
+            }
+        }
+        Ok(None)
     }
 
     /// Plays the bot's turns: in the games `wake_bot` names, and every minute in any game where

@@ -29,6 +29,15 @@ pub enum ServiceError {
     TooManyBotGames(i64),
     /// A hint is given in games against the bot and in finished games only.
     NoHintHere(i64),
+    /// The game continues a record whose first position is still on the board of a game going
+    /// on between people: (this game, that one).
+    HintForLiveGame(i64, i64),
+    /// The player's last hint is still being worked out.
+    HintUnderway,
+    /// Seconds before the player may ask for another hint.
+    HintPause(i64),
+    /// The engine has as many hints to work out as it takes at once.
+    EngineBusy,
     NoSuchChallenge(Option<i64>),
     SeveralChallenges(Vec<i64>),
     NotYourChallenge,

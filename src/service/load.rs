@@ -53,6 +53,24 @@ impl Loaded {
         moved.attackers && moved.defenders
     }
 
+    /// For a game continued from a record, the key ([`Position::hash`]) of the position its own
+    /// play began from: where the record ended.
+    ///
+    /// [`Position::hash`]: crate::rules::Position::hash
+    pub fn first_own_position(&self) -> Option<u64> {
+        let imported = usize::try_from(self.row.imported).ok().filter(|&n| n > 0)?;
+        let mut ply = 0;
+        for turn in self.game.turns() {
+            if ply >= imported {
+                if let Some(first) = turn.moves.first() {
+                    return Some(first.before_hash);
+                }
+            }
+            ply += turn.moves.len();
+        }
+        Some(self.game.position().hash())
+    }
+
     /// Whether the game is going on and its player to move ran out of time (their clocks do not
     /// run while they are on vacation).
     pub fn overdue(&self, now: i64) -> bool {

@@ -32,6 +32,7 @@ mod ratings;
 mod rows;
 mod takeback;
 pub mod text;
+mod thinking;
 mod vacation;
 mod views;
 
@@ -45,6 +46,7 @@ pub use notices::{Delivery, News, Notice, NoticeKind, KEPT_FOR, MAX_DELIVERY_ATT
 pub use ratings::{Leaderboard, Profile, Ranked, Standing, Tally, LEADERBOARD_PAGE, MAX_HISTORY};
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
 pub use takeback::Takeback;
+pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE};
 pub use vacation::{Vacation, DEFAULT_VACATION_DAYS};
 pub use views::{MAX_IMPORT_BYTES, MAX_IMPORT_MOVES};
 
@@ -256,8 +258,8 @@ pub struct Service {
     replayed: Arc<load::Replayed>,
     /// Places for CPU work (pictures, GIFs, long replays) on the blocking pool.
     cpu: Arc<tokio::sync::Semaphore>,
-    /// Places for the engine's searches on the blocking pool.
-    thinking: Arc<tokio::sync::Semaphore>,
+    /// The engine's places for the bot's turns and for hints, and the hints' rationing.
+    thinking: Arc<thinking::Thinking>,
     bot: Arc<bot::BotQueue>,
     /// Vacation allowed per player and calendar year, in seconds.
     vacation_allowance: i64,
@@ -293,7 +295,10 @@ impl Service {
             renderer: Arc::new(Renderer::new()),
             replayed: Arc::new(load::Replayed::default()),
             cpu: Arc::new(tokio::sync::Semaphore::new(cpu_places())),
-            thinking: Arc::new(tokio::sync::Semaphore::new(cpu_places())),
+            thinking: Arc::new(thinking::Thinking::new(
+                cpu_places(),
+                cpu_places().div_ceil(2),
+            )),
             bot: Arc::default(),
             vacation_allowance: i64::from(DEFAULT_VACATION_DAYS) * DAY,
         }

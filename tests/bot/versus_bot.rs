@@ -7,12 +7,15 @@ use std::time::Duration;
 
 use taflbot::rules::Side;
 use taflbot::service::text::{self, Plain};
-use taflbot::service::{NoticeKind, Person, Service, ServiceError, SideChoice, MAX_BOT_GAMES};
+use taflbot::service::{
+    NoticeKind, Person, Service, ServiceError, SideChoice, Takeback, Terms, HINT_PAUSE,
+    MAX_BOT_GAMES,
+};
 
 use crate::fake_discord::{self, s, Member, Opt, GUILD};
 use crate::support::{
-    alice, bob, is_png, person, png_of, service_at, until_no_notice_pending, Harness, ALICE, BOB,
-    CAROL, CHANNEL, T0,
+    alice, bob, carol, is_png, person, png_of, service_at, until_no_notice_pending, Harness, ALICE,
+    BOB, CAROL, CHANNEL, T0,
 };
 
 fn taflbot() -> Person {
@@ -186,7 +189,7 @@ async fn a_whole_game_against_the_bot_stores_every_turn_it_plays() {
 
 #[tokio::test]
 async fn hints_in_bot_games_and_finished_games_only() {
-    let svc = service(":memory:").await;
+    let (svc, clock) = service_at(":memory:", T0).await;
     let c = svc
         .challenge(
             &alice(),
@@ -227,11 +230,134 @@ async fn hints_in_bot_games_and_finished_games_only() {
     );
     // In a game against the bot: for the side to move, with the line.
     let bot_game = versus(&svc, "brandubh", SideChoice::Attackers, 1).await;
+    clock.advance(HINT_PAUSE);
     let h = svc.hint(&alice(), Some(bot_game), None).await.unwrap();
     assert_eq!(h.side, Side::Attackers);
     assert_eq!(h.line.first(), h.turn.first());
     let said = text::hint(&h, &Plain);
     assert!(said.contains("taflbot would play"), "{said}");
+}
+
+#[tokio::test]
+async fn hints_are_rationed_per_player_and_remembered_per_position() {
+    let (svc, clock) = service_at(":memory:", T0).await;
+    let game = versus(&svc, "brandubh", SideChoice::Attackers, 1).await;
+    let first = svc.hint(&alice(), Some(game), None).await.unwrap();
+    // The same position again costs nothing: the same hint at once, with no pause.
+    let again = svc.hint(&alice(), Some(game), None).await.unwrap();
+    assert_eq!((again.turn, again.line), (first.turn.clone(), first.line));
+    // Another position is worked out afresh, after the pause that follows a hint.
+    svc.play(&alice(), Some(game), None, &first.turn.join(" "))
+        .await
+        .unwrap();
+    svc.bot_turn(game).await.unwrap().expect("the bot answers");
+    clock.advance(5);
+    match svc.hint(&alice(), Some(game), None).await {
+        Err(ServiceError::HintPause(wait)) => assert_eq!(wait, HINT_PAUSE - 5),
+        other => panic!("expected a pause, got {other:?}"),
+    }
+    let said = ServiceError::HintPause(HINT_PAUSE - 5).to_string();
+    assert!(
+        said.contains(&format!("one hint every {HINT_PAUSE} seconds")),
+        "{said}"
+    );
+    // The pause is alice's own: bob, in a game of his, is not held up.
+    let c = svc
+        .challenge(
+            &bob(),
+            &carol(),
+            "brandubh",
+            SideChoice::Attackers,
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+    let other = svc.accept(&carol(), Some(c.id), None).await.unwrap().id;
+    svc.play(&bob(), Some(other), None, "d2-e2").await.unwrap();
+    svc.play(&carol(), Some(other), None, "c4-c3")
+        .await
+        .unwrap();
+    svc.resign(&bob(), Some(other), None).await.unwrap();
+    assert!(svc.hint(&bob(), Some(other), None).await.is_ok());
+    clock.advance(HINT_PAUSE - 5);
+    let later = svc.hint(&alice(), Some(game), None).await.unwrap();
+    assert_eq!(later.side, Side::Attackers);
+}
+
+#[tokio::test]
+async fn the_bot_thinks_again_when_the_position_it_searched_is_gone() {
+    let svc = service(":memory:").await;
+    let game = versus(&svc, "brandubh", SideChoice::Attackers, 1).await;
+    svc.play(&alice(), Some(game), None, "d2-e2").await.unwrap();
+    let stale = svc
+        .bot_think(game)
+        .await
+        .unwrap()
+        .expect("the bot is to move");
+    // Meanwhile alice takes her move back and makes another: as many moves, another position.
+    match svc.takeback(&alice(), Some(game), None).await.unwrap() {
+        Takeback::TakenBack(_) => {}
+        other => panic!("the bot agrees at once, not {other:?}"),
+    }
+    svc.play(&alice(), Some(game), None, "b4-b3").await.unwrap();
+    assert!(
+        svc.bot_play(stale).await.unwrap().is_none(),
+        "a turn chosen for a position taken back is not played"
+    );
+    assert_eq!(moves_stored(&svc, game).await, 1);
+    // Thinking afresh, it plays.
+    assert!(svc.bot_turn(game).await.unwrap().is_some());
+    assert_eq!(moves_stored(&svc, game).await, 2);
+}
+
+#[tokio::test]
+async fn no_hint_for_a_continuation_of_a_game_still_being_played() {
+    let svc = service(":memory:").await;
+    let c = svc
+        .challenge(
+            &alice(),
+            &bob(),
+            "brandubh",
+            SideChoice::Attackers,
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+    let live = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;
+    svc.play(&alice(), Some(live), None, "d2-e2").await.unwrap();
+    svc.play(&bob(), Some(live), None, "c4-c3").await.unwrap();
+    // alice continues the live game against carol, gives it up at once, and asks for a hint.
+    let record = svc.record(&alice(), Some(live), None).await.unwrap();
+    let terms = Terms {
+        side: SideChoice::Attackers,
+        from: Some(&record),
+        ..Terms::new("brandubh".parse().unwrap())
+    };
+    let c = svc.offer(&alice(), &carol(), &terms, None).await.unwrap();
+    let copy = svc.accept(&carol(), Some(c.id), None).await.unwrap().id;
+    svc.resign(&carol(), Some(copy), None).await.unwrap();
+    for who in [alice(), carol()] {
+        match svc.hint(&who, Some(copy), None).await {
+            Err(ServiceError::HintForLiveGame(g, from)) => assert_eq!((g, from), (copy, live)),
+            other => panic!("{}: expected a refusal, got {other:?}", who.name),
+        }
+    }
+    let said = ServiceError::HintForLiveGame(copy, live).to_string();
+    assert!(
+        said.contains(&format!("game #{live}, which is still being played")),
+        "{said}"
+    );
+    // The live game moving on does not open it: its board has stood there.
+    svc.play(&alice(), Some(live), None, "b4-b3").await.unwrap();
+    assert!(matches!(
+        svc.hint(&alice(), Some(copy), None).await,
+        Err(ServiceError::HintForLiveGame(..))
+    ));
+    // Once the live game is over, the continuation may be studied.
+    svc.resign(&bob(), Some(live), None).await.unwrap();
+    assert!(svc.hint(&alice(), Some(copy), None).await.is_ok());
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 use super::{ids, outcome, Plain, Style};
 use crate::notation::quoted;
 use crate::rules::Variant;
-use crate::service::{Ending, ServiceError, DAYS_PER_MOVE};
+use crate::service::{Ending, ServiceError, DAYS_PER_MOVE, HINT_PAUSE};
 
 impl std::fmt::Display for ServiceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -63,6 +63,16 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         NoHintHere(id) => format!(
             "no hints in game #{id}: hints are for games against the bot and for finished games"
         ),
+        HintForLiveGame(id, live) => format!(
+            "no hints in game #{id}: it continues from a position of game #{live}, which is still being played"
+        ),
+        HintUnderway => "your last hint is still being worked out: wait for it before asking for another".into(),
+        HintPause(wait) => format!(
+            "one hint every {} seconds: ask again in {wait} {}",
+            HINT_PAUSE,
+            if *wait == 1 { "second" } else { "seconds" }
+        ),
+        EngineBusy => "taflbot's engine is busy with other players' hints: try again in a minute".into(),
         BadDays(d) => {
             format!(
                 "{d} days per move is not offered: choose {}",

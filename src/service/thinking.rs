@@ -1,0 +1,235 @@
+//! A fair share of the engine. The bot's own turns and players' hints search on the blocking pool
+//! in places of their own, so that no number of hints holds up a bot's reply. Hints are rationed:
+//! one at a time per player, a pause of [`HINT_PAUSE`] seconds after each, and at most
+//! [`HINT_QUEUE`] asked and unanswered in all; past that the answer is "busy" at once, never a
+//! wait that outlives Discord's interaction. A hint given for a game's position is remembered, so
+//! asking for it again costs nothing and is not rationed.
+//!
+//! The rationing is per process: with several processes on one database, each keeps its own.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Mutex;
+
+use tokio::sync::Semaphore;
+
+use super::bot::Hint;
+use super::ServiceError;
+
+/// The most hints asked and not yet answered at once, over all players.
+pub const HINT_QUEUE: usize = 6;
+/// Seconds a player waits after a hint before asking for another (one not remembered).
+pub const HINT_PAUSE: i64 = 20;
+/// How many hints are remembered (the latest).
+pub const HINT_MEMORY: usize = 256;
+
+/// Where a hint was asked: a game at a position. The same place gets the same hint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct HintPlace {
+    pub game: i64,
+    /// The game's moves so far and its position, as stored.
+    pub moves: i64,
+    pub position: String,
+    pub finished: bool,
+}
+
+/// The engine's places and the hints' rationing.
+pub(super) struct Thinking {
+    /// Places for the bot's own turns.
+    turns: Semaphore,
+    /// Places for hints.
+    hints: Semaphore,
+    rationing: Mutex<Rationing>,
+}
+
+#[derive(Default)]
+struct Rationing {
+    /// Players (by key) with a hint asked and not yet answered.
+    asking: HashSet<String>,
+    /// When each player's latest hint was answered, for those still in their pause.
+    answered: HashMap<String, i64>,
+    /// Hints given, oldest first.
+    remembered: VecDeque<(HintPlace, Hint)>,
+}
+
+/// A hint admitted to the engine; its player is asking until it is dropped.
+pub(super) struct Admitted<'a> {
+    thinking: &'a Thinking,
+    who: String,
+}
+
+impl Thinking {
+    /// `turns` places for the bot's turns and `hints` for hints (each at least one).
+    pub fn new(turns: usize, hints: usize) -> Thinking {
+        Thinking {
+            turns: Semaphore::new(turns.max(1)),
+            hints: Semaphore::new(hints.max(1)),
+            rationing: Mutex::default(),
+        }
+    }
+
+    fn rationing(&self) -> std::sync::MutexGuard<'_, Rationing> {
+        self.rationing.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs one of the bot's turns on the blocking pool once a place for turns is free.
+    pub async fn turn<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ServiceError> {
+        super::on_pool(&self.turns, work).await
+    }
+
+    /// Runs an admitted hint on the blocking pool once a place for hints is free.
+    pub async fn hint<T: Send + 'static>(
+        &self,
+        _admitted: &Admitted<'_>,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ServiceError> {
+        super::on_pool(&self.hints, work).await
+    }
+
+    /// The hint given before at this place, if it is remembered.
+    pub fn remembered(&self, place: &HintPlace) -> Option<Hint> {
+        self.rationing()
+            .remembered
+            .iter()
+            .rev()
+            .find(|(p, _)| p == place)
+            .map(|(_, h)| h.clone())
+    }
+
+    /// Lets `who` ask the engine for a hint at `now`, or says why not: they are asking already,
+    /// they are in the pause after their last one, or the queue is full.
+    pub fn admit(&self, who: &str, now: i64) -> Result<Admitted<'_>, ServiceError> {
+        let mut r = self.rationing();
+        if r.asking.contains(who) {
+            return Err(ServiceError::HintUnderway);
+        }
+        if let Some(&at) = r.answered.get(who) {
+            let wait = at + HINT_PAUSE - now;
+            if wait > 0 {
+                return Err(ServiceError::HintPause(wait));
+            }
+        }
+        if r.asking.len() >= HINT_QUEUE {
+            return Err(ServiceError::EngineBusy);
+        }
+        r.asking.insert(who.to_string());
+        Ok(Admitted {
+            thinking: self,
+            who: who.to_string(),
+        })
+    }
+}
+
+impl Admitted<'_> {
+    /// The hint is answered at `now`: it is remembered for its place, and its player's pause
+    /// begins.
+    pub fn answered(self, now: i64, place: HintPlace, hint: &Hint) {
+        let mut r = self.thinking.rationing();
+        r.answered.retain(|_, at| *at + HINT_PAUSE > now);
+        r.answered.insert(self.who.clone(), now);
+        if let Some(i) = r.remembered.iter().position(|(p, _)| *p == place) {
+            r.remembered.remove(i);
+        }
+        r.remembered.push_back((place, hint.clone()));
+        while r.remembered.len() > HINT_MEMORY {
+            r.remembered.pop_front();
+        }
+    }
+}
+
+impl Drop for Admitted<'_> {
+    fn drop(&mut self) {
+        self.thinking.rationing().asking.remove(&self.who);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Side, Variant};
+
+    fn hint(game: i64) -> Hint {
+        Hint {
+            game,
+            variant: Variant::by_id("brandubh").unwrap(),
+            side: Side::Attackers,
+            turn: vec!["a1-a2".into()],
+            line: Vec::new(),
+            score: Some(0),
+            won_in: None,
+            before_the_end: false,
+            finished: false,
+        }
+    }
+
+    fn place(game: i64, moves: i64) -> HintPlace {
+        HintPlace {
+            game,
+            moves,
+            position: format!("after {moves}"),
+            finished: false,
+        }
+    }
+
+    #[test]
+    fn one_hint_at_a_time_per_player() {
+        let t = Thinking::new(1, 1);
+        let first = t.admit("ann", 0).unwrap();
+        assert!(matches!(t.admit("ann", 0), Err(ServiceError::HintUnderway)));
+        // Someone else may ask meanwhile.
+        let other = t.admit("bob", 0).unwrap();
+        drop(other);
+        // A hint that failed (dropped unanswered) starts no pause.
+        drop(first);
+        assert!(t.admit("ann", 0).is_ok());
+    }
+
+    #[test]
+    fn a_pause_follows_each_answered_hint() {
+        let t = Thinking::new(1, 1);
+        t.admit("ann", 100)
+            .unwrap()
+            .answered(100, place(1, 4), &hint(1));
+        match t.admit("ann", 105) {
+            Err(ServiceError::HintPause(wait)) => assert_eq!(wait, HINT_PAUSE - 5),
+            other => panic!("expected a pause, got {:?}", other.err()),
+        }
+        assert!(t.admit("ann", 100 + HINT_PAUSE).is_ok());
+    }
+
+    #[test]
+    fn the_queue_is_capped_and_frees_as_hints_end() {
+        let t = Thinking::new(1, 1);
+        let players: Vec<String> = (0..=HINT_QUEUE).map(|i| format!("p{i}")).collect();
+        let mut held: Vec<Admitted> = players[..HINT_QUEUE]
+            .iter()
+            .map(|p| t.admit(p, 0).unwrap())
+            .collect();
+        let last = &players[HINT_QUEUE];
+        assert!(matches!(t.admit(last, 0), Err(ServiceError::EngineBusy)));
+        held.pop();
+        assert!(t.admit(last, 0).is_ok());
+    }
+
+    #[test]
+    fn hints_are_remembered_by_place_and_the_oldest_forgotten() {
+        let t = Thinking::new(1, 1);
+        t.admit("ann", 0)
+            .unwrap()
+            .answered(0, place(1, 4), &hint(1));
+        assert_eq!(t.remembered(&place(1, 4)).map(|h| h.game), Some(1));
+        // Another position of the same game, or the same count in another game, is not it.
+        assert!(t.remembered(&place(1, 5)).is_none());
+        assert!(t.remembered(&place(2, 4)).is_none());
+        for i in 0..HINT_MEMORY as i64 {
+            let who = format!("p{i}");
+            t.admit(&who, 0)
+                .unwrap()
+                .answered(0, place(100 + i, 0), &hint(100 + i));
+        }
+        assert!(t.remembered(&place(1, 4)).is_none(), "the oldest is gone");
+        assert!(t.remembered(&place(100, 0)).is_some());
+    }
+}

@@ -256,7 +256,7 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
         }
         Answer::Games { whose, yours, list } => lines.push(text::games(&whose, yours, &list, s)),
         Answer::Leaderboard(board) => lines.push(text::leaderboard(&board, s)),
-        Answer::Profile { profile, chart } => {
+        Answer::Profile { profile, chart, .. } => {
             lines.push(text::profile(&profile, s));
             if let Some(chart) = chart {
                 lines.push(save(images, "profile.png", &chart));

@@ -45,6 +45,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "takeback declined",
         include_str!("../migrations/0009_takeback_declined.sql"),
     ),
+    (
+        10,
+        "rating pools",
+        include_str!("../migrations/0010_rating_pools.sql"),
+    ),
 ];
 
 /// Why the database could not be used.

@@ -44,9 +44,12 @@ pub enum Answer {
     },
     Leaderboard(Leaderboard),
     /// A profile, with the chart of the ratings when there is one.
+    /// `yours`: the caller's own (shown to the channel); anyone else's is shown to the caller
+    /// only, since they did not ask to be talked about.
     Profile {
         profile: Profile,
         chart: Option<Vec<u8>>,
+        yours: bool,
     },
     /// A variant's rules, with its start position.
     Rules {

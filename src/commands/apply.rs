@@ -135,7 +135,11 @@ pub async fn apply(
             let whose = player.unwrap_or_else(|| me.clone());
             let profile = svc.profile(&whose).await?;
             let chart = svc.rating_chart(&profile).await?;
-            Answer::Profile { profile, chart }
+            Answer::Profile {
+                yours: whose.key == me.key,
+                profile,
+                chart,
+            }
         }
         Command::Rules { variant } => Answer::Rules {
             variant,

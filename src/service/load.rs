@@ -141,6 +141,7 @@ impl Loaded {
             open_chain: outcome.is_none() && self.game.position().chain().is_some(),
             bot: row.bot(),
             rated: row.rated,
+            pair_limited: row.pair_limited,
             away: BySide::from_fn(|side| row.away(side)),
             takeback,
             ratings: row.rating_changes(),

@@ -43,7 +43,10 @@ pub use challenges::{
 pub use clock::{Clock, SystemClock, TestClock, DAY};
 pub use error::{Ending, ServiceError};
 pub use notices::{Delivery, News, Notice, NoticeKind, KEPT_FOR, MAX_DELIVERY_ATTEMPTS};
-pub use ratings::{Leaderboard, Profile, Ranked, Standing, Tally, LEADERBOARD_PAGE, MAX_HISTORY};
+pub use ratings::{
+    Leaderboard, Profile, Ranked, Standing, Tally, LEADERBOARD_PAGE, MAX_HISTORY,
+    PAIR_RESULTS_PER_DAY, REAL_LENGTH,
+};
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
 pub use takeback::Takeback;
 pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE};
@@ -117,6 +120,9 @@ pub struct GameView {
     pub bot: Option<(Side, u8)>,
     /// Whether the result changes the players' ratings.
     pub rated: bool,
+    /// The result was not rated because the pair had had as many rated results in a day as
+    /// count.
+    pub pair_limited: bool,
     /// Whether each player is on vacation (their clocks stopped).
     pub away: BySide<bool>,
     /// The player who asked to take back their last turn, until the opponent answers.

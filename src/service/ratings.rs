@@ -1,13 +1,25 @@
 //! Ratings: the change a rated result makes (written in the transaction that writes the result),
 //! a server's leaderboard, and a player's profile with the history its chart is drawn from.
+//!
+//! Ratings are kept per pool: each Discord server is its own community, and a rating there is
+//! earned in its games only (the local mode has a pool of its own). One pair of players has at
+//! most [`PAIR_RESULTS_PER_DAY`] rated results counted in a day; a result past that is played but
+//! not rated. The side advantage is the variant's, over every pool: it starts from a prior
+//! (see [`rating::prior_share`]) and learns from rated games of [`REAL_LENGTH`] moves or more.
 
 use sqlx::{FromRow, SqliteConnection};
 
 use super::rows::{GameResult, GameRow, VariantId};
-use super::{Person, Scope, Service, ServiceError};
+use super::{Person, Scope, Service, ServiceError, DAY};
 use crate::rating::{self, Rating};
 use crate::render::{rating_chart, Series, Theme};
 use crate::rules::{BySide, Side, Variant};
+
+/// The most rated results one pair of players has counted in a pool in any 24 hours.
+pub const PAIR_RESULTS_PER_DAY: i64 = 3;
+/// The fewest moves (played in the game, not continued from a record) a rated game needs to
+/// count toward its variant's side advantage.
+pub const REAL_LENGTH: i64 = 20;
 
 /// Players per leaderboard page.
 pub const LEADERBOARD_PAGE: usize = 15;
@@ -94,7 +106,8 @@ impl RatingRow {
 impl Service {
     /// Writes the rating change of a rated game that has just ended (its row already marked
     /// finished, on the caller's transaction), and puts it in `row`. Unrated games, games against
-    /// the bot and games with no result change nothing.
+    /// the bot and games with no result change nothing. A result past the pair's limit for the
+    /// day is marked unrated (and `pair_limited`) instead.
     pub(super) async fn rate(
         &self,
         conn: &mut SqliteConnection,
@@ -109,12 +122,33 @@ impl Service {
             GameResult::Draw => None,
             r => r.winner(),
         };
-        let advantage = self.advantage(conn, row.variant.0, Some(row.id)).await?;
+        let pool = row.guild.clone().unwrap_or_default();
         let ids = row.player_ids();
+        let today: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM rating_changes c
+             JOIN rating_changes o ON o.game_id = c.game_id AND o.player = ?2
+             WHERE c.player = ?1 AND c.pool = ?3 AND c.at > ?4",
+        )
+        .bind(ids.attackers)
+        .bind(ids.defenders)
+        .bind(&pool)
+        .bind(now - DAY)
+        .fetch_one(&mut *conn)
+        .await?;
+        if today >= PAIR_RESULTS_PER_DAY {
+            sqlx::query("UPDATE games SET rated = 0, pair_limited = 1 WHERE id = ?")
+                .bind(row.id)
+                .execute(&mut *conn)
+                .await?;
+            row.rated = false;
+            row.pair_limited = true;
+            return Ok(());
+        }
+        let advantage = self.advantage(conn, row.variant.0, Some(row.id)).await?;
         let mut before = BySide::new(rating::START, rating::START);
         for side in Side::BOTH {
             before[side] = self
-                .rating_of(conn, ids[side], row.variant.0)
+                .rating_of(conn, &pool, ids[side], row.variant.0)
                 .await?
                 .map_or(rating::START, |(r, at)| r.after(now - at));
         }
@@ -123,9 +157,10 @@ impl Service {
         for side in Side::BOTH {
             let (id, old, new) = (ids[side], before[side], after[side]);
             sqlx::query(
-                "INSERT INTO ratings (player, variant, rating, deviation, volatility, games, rated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
-                 ON CONFLICT(player, variant) DO UPDATE SET rating = ?3, deviation = ?4,
+                "INSERT INTO ratings (pool, player, variant, rating, deviation, volatility, games,
+                                      rated_at)
+                 VALUES (?7, ?1, ?2, ?3, ?4, ?5, 1, ?6)
+                 ON CONFLICT(pool, player, variant) DO UPDATE SET rating = ?3, deviation = ?4,
                     volatility = ?5, games = games + 1, rated_at = ?6",
             )
             .bind(id)
@@ -134,11 +169,13 @@ impl Service {
             .bind(new.deviation)
             .bind(new.volatility)
             .bind(now)
+            .bind(&pool)
             .execute(&mut *conn)
             .await?;
             sqlx::query(
-                "INSERT INTO rating_changes (game_id, player, variant, before, after, deviation, at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO rating_changes (game_id, player, variant, before, after, deviation, at,
+                                             pool)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             )
             .bind(row.id)
             .bind(id)
@@ -147,15 +184,9 @@ impl Service {
             .bind(new.rating)
             .bind(new.deviation)
             .bind(now)
+            .bind(&pool)
             .execute(&mut *conn)
             .await?;
-            if let Some(guild) = &row.guild {
-                sqlx::query("INSERT OR IGNORE INTO server_players (guild, player) VALUES (?, ?)")
-                    .bind(guild)
-                    .bind(id)
-                    .execute(&mut *conn)
-                    .await?;
-            }
         }
         row.attacker_before = Some(before.attackers.rating);
         row.attacker_after = Some(a.rating);
@@ -164,17 +195,19 @@ impl Service {
         Ok(())
     }
 
-    /// A player's stored rating in a variant and when it last changed.
+    /// A player's stored rating in a pool and variant, and when it last changed.
     async fn rating_of(
         &self,
         conn: &mut SqliteConnection,
+        pool: &str,
         player: i64,
         variant: &Variant,
     ) -> Result<Option<(Rating, i64)>, ServiceError> {
         let row: Option<RatingRow> = sqlx::query_as(
             "SELECT rating, deviation, volatility, rated_at FROM ratings
-             WHERE player = ? AND variant = ?",
+             WHERE pool = ? AND player = ? AND variant = ?",
         )
+        .bind(pool)
         .bind(player)
         .bind(variant.id)
         .fetch_optional(&mut *conn)
@@ -182,8 +215,8 @@ impl Service {
         Ok(row.map(|r| (r.rating(), r.rated_at)))
     }
 
-    /// The defenders' advantage in a variant, from its rated results so far (`except` one game:
-    /// the one being rated).
+    /// The defenders' advantage in a variant: its prior, moved by its rated results of real
+    /// length so far (`except` one game: the one being rated), in every pool.
     pub(super) async fn advantage(
         &self,
         conn: &mut SqliteConnection,
@@ -194,13 +227,19 @@ impl Service {
             "SELECT COUNT(*), SUM(CASE result WHEN 'defenders_won' THEN 1.0 WHEN 'gold_won' THEN 1.0
                                               WHEN 'draw' THEN 0.5 ELSE 0.0 END)
              FROM games WHERE variant = ? AND rated = 1 AND status = 'finished'
-               AND result NOT IN ('aborted', 'ongoing') AND id != ?",
+               AND result NOT IN ('aborted', 'ongoing') AND id != ?
+               AND move_count - imported >= ?",
         )
         .bind(variant.id)
         .bind(except.unwrap_or(-1))
+        .bind(REAL_LENGTH)
         .fetch_one(&mut *conn)
         .await?;
-        Ok(rating::advantage(points.unwrap_or(0.0), games as u64))
+        Ok(rating::advantage(
+            points.unwrap_or(0.0),
+            games as u64,
+            rating::prior_share(variant),
+        ))
     }
 
     /// The defenders' advantage in a variant now, in rating points (for `/rules` and the tests).
@@ -209,16 +248,19 @@ impl Service {
         self.advantage(&mut conn, v, None).await
     }
 
-    /// A player's rating in a variant, if they have one.
+    /// A player's rating in a variant in this scope's pool, if they have one.
     pub async fn rating(
         &self,
         who: &Person,
         v: &'static Variant,
     ) -> Result<Option<Rating>, ServiceError> {
+        let pool = self.rating_pool()?;
         let rating: Option<RatingRow> = sqlx::query_as(
             "SELECT r.rating, r.deviation, r.volatility, r.rated_at
-             FROM ratings r JOIN players p ON p.id = r.player WHERE p.key = ? AND r.variant = ?",
+             FROM ratings r JOIN players p ON p.id = r.player
+             WHERE r.pool = ? AND p.key = ? AND r.variant = ?",
         )
+        .bind(pool)
         .bind(&who.key)
         .bind(v.id)
         .fetch_optional(&self.pool)
@@ -233,25 +275,16 @@ impl Service {
         variant: Option<&'static Variant>,
         page: usize,
     ) -> Result<Leaderboard, ServiceError> {
-        let guild = match &self.scope {
-            Scope::Direct => return Err(ServiceError::NotInServer),
-            Scope::Server(g) => Some(g.clone()),
-            Scope::Everywhere => None,
-        };
-        // The players here: a server's are those with a rated game there.
-        let from = if guild.is_some() {
-            "FROM server_players s JOIN ratings r ON r.player = s.player AND s.guild = ?1"
-        } else {
-            "FROM ratings r"
-        };
+        let pool = self.rating_pool()?;
         let mut conn = self.pool.acquire().await?;
         let variant = match variant {
             Some(v) => v,
             None => {
-                let busiest: Option<VariantId> = sqlx::query_scalar(&format!(
-                    "SELECT r.variant {from} GROUP BY r.variant ORDER BY COUNT(*) DESC, r.variant LIMIT 1"
-                ))
-                .bind(&guild)
+                let busiest: Option<VariantId> = sqlx::query_scalar(
+                    "SELECT variant FROM ratings WHERE pool = ?
+                     GROUP BY variant ORDER BY COUNT(*) DESC, variant LIMIT 1",
+                )
+                .bind(&pool)
                 .fetch_optional(&mut *conn)
                 .await?;
                 match busiest {
@@ -261,8 +294,8 @@ impl Service {
             }
         };
         let players: i64 =
-            sqlx::query_scalar(&format!("SELECT COUNT(*) {from} WHERE r.variant = ?2"))
-                .bind(&guild)
+            sqlx::query_scalar("SELECT COUNT(*) FROM ratings WHERE pool = ? AND variant = ?")
+                .bind(&pool)
                 .bind(variant.id)
                 .fetch_one(&mut *conn)
                 .await?;
@@ -273,12 +306,12 @@ impl Service {
         let pages = players.div_ceil(LEADERBOARD_PAGE);
         let page = page.clamp(1, pages);
         let offset = (page - 1) * LEADERBOARD_PAGE;
-        let rows: Vec<(String, String, f64, f64, f64, i64, i64)> = sqlx::query_as(&format!(
+        let rows: Vec<(String, String, f64, f64, f64, i64, i64)> = sqlx::query_as(
             "SELECT p.key, p.name, r.rating, r.deviation, r.volatility, r.rated_at, r.games
-             {from} JOIN players p ON p.id = r.player
-             WHERE r.variant = ?2 ORDER BY r.rating DESC, p.id LIMIT ?3 OFFSET ?4"
-        ))
-        .bind(&guild)
+             FROM ratings r JOIN players p ON p.id = r.player
+             WHERE r.pool = ?1 AND r.variant = ?2 ORDER BY r.rating DESC, p.id LIMIT ?3 OFFSET ?4",
+        )
+        .bind(&pool)
         .bind(variant.id)
         .bind(LEADERBOARD_PAGE as i64)
         .bind(offset as i64)
@@ -311,9 +344,10 @@ impl Service {
         })
     }
 
-    /// A player's profile: ratings and results per variant, with each rating's history, and
-    /// their games going on.
+    /// A player's profile in this scope's pool (a server's own games and ratings): ratings and
+    /// results per variant, with each rating's history, and their games going on.
     pub async fn profile(&self, who: &Person) -> Result<Profile, ServiceError> {
+        let pool = self.rating_pool()?;
         let mut conn = self.pool.acquire().await?;
         let Some((id, name)): Option<(i64, String)> =
             sqlx::query_as("SELECT id, name FROM players WHERE key = ?")
@@ -328,17 +362,15 @@ impl Service {
             });
         };
         let player = Person::new(&who.key, name);
-        // Results by variant, side and result, over the games this scope sees.
-        let guild = self.scope_guild();
+        // Results by variant, side and result, over the games of the pool.
         let results: Vec<(VariantId, bool, GameResult, i64)> = sqlx::query_as(
             "SELECT variant, attacker = ?1 AS attacks, result, COUNT(*) FROM games
              WHERE (attacker = ?1 OR defender = ?1) AND status = 'finished'
-               AND result NOT IN ('aborted', 'ongoing')
-               AND (?2 IS NULL OR guild IS NULL OR guild = ?2)
+               AND result NOT IN ('aborted', 'ongoing') AND COALESCE(guild, '') = ?2
              GROUP BY variant, attacks, result",
         )
         .bind(id)
-        .bind(&guild)
+        .bind(&pool)
         .fetch_all(&mut *conn)
         .await?;
         let mut standings: Vec<Standing> = Vec::new();
@@ -374,8 +406,10 @@ impl Service {
             }
         }
         let ratings: Vec<(VariantId, f64, f64, f64, i64)> = sqlx::query_as(
-            "SELECT variant, rating, deviation, volatility, rated_at FROM ratings WHERE player = ?",
+            "SELECT variant, rating, deviation, volatility, rated_at FROM ratings
+             WHERE pool = ? AND player = ?",
         )
+        .bind(&pool)
         .bind(id)
         .fetch_all(&mut *conn)
         .await?;
@@ -395,9 +429,10 @@ impl Service {
             let mut changes: Vec<(i64, f64, f64, i64)> = sqlx::query_as(
                 "SELECT c.at, c.before, c.after, g.created_at FROM rating_changes c
                  JOIN games g ON g.id = c.game_id
-                 WHERE c.player = ? AND c.variant = ?
+                 WHERE c.pool = ? AND c.player = ? AND c.variant = ?
                  ORDER BY c.at DESC, c.game_id DESC LIMIT ?",
             )
+            .bind(&pool)
             .bind(id)
             .bind(variant)
             .bind(MAX_HISTORY)
@@ -453,11 +488,13 @@ impl Service {
         .await
     }
 
-    /// The server this service sees, if it is one.
-    fn scope_guild(&self) -> Option<String> {
+    /// The pool of ratings this scope sees: a server's own, or the local mode's (`''`, where
+    /// games with no server are rated). A direct message has none.
+    fn rating_pool(&self) -> Result<String, ServiceError> {
         match &self.scope {
-            Scope::Server(g) => Some(g.clone()),
-            _ => None,
+            Scope::Server(g) => Ok(g.clone()),
+            Scope::Everywhere => Ok(String::new()),
+            Scope::Direct => Err(ServiceError::NotInServer),
         }
     }
 }

@@ -184,7 +184,7 @@ pub const GAME_SELECT: &str =
         g.result, g.reason, g.position, g.move_count, g.draw_offer, g.deadline,
         g.attacker, pa.key AS attacker_key, pa.name AS attacker_name,
         g.defender, pd.key AS defender_key, pd.name AS defender_name, g.bot_level, g.bot_attacks,
-        g.rated, g.takeback_by, g.takeback_declined_by, g.takeback_declined_at, g.imported, pa.vacation_since AS attacker_away, pd.vacation_since AS defender_away,
+        g.rated, g.pair_limited, g.takeback_by, g.takeback_declined_by, g.takeback_declined_at, g.imported, pa.vacation_since AS attacker_away, pd.vacation_since AS defender_away,
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_before,
         (SELECT after FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_after,
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.defender) AS defender_before,
@@ -223,6 +223,9 @@ pub struct GameRow {
     pub bot_attacks: Option<bool>,
     /// Whether the result changes the players' ratings.
     pub rated: bool,
+    /// The result would have been rated, but the pair had had as many rated results in a day
+    /// as count.
+    pub pair_limited: bool,
     /// The player who asked to take back their last turn, until the opponent answers.
     pub takeback_by: Option<i64>,
     /// The player whose last takeback request was declined, and the moves the game had then.

@@ -11,10 +11,11 @@ use taflbot::rules::Side;
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{
     News, Person, Scope, Service, ServiceError, SideChoice, Terms, TestClock, DAY,
+    PAIR_RESULTS_PER_DAY, REAL_LENGTH,
 };
 
 use crate::fake_discord::{s, Opt, GUILD};
-use crate::support::{a_turn_each, alice, bob, carol, T0};
+use crate::support::{a_turn_each, alice, bob, carol, turns, T0};
 use crate::support::{Harness, ALICE, BOB, CAROL, CHANNEL};
 
 async fn service() -> (Service, Arc<TestClock>) {
@@ -144,7 +145,7 @@ async fn three_rated_games_store_what_the_crate_computes() {
     // 1. alice attacks, bob resigns.
     let g1 = begun(&svc, &alice(), &bob(), true).await;
     let view = svc.resign(&bob(), Some(g1), None).await.unwrap().view;
-    let (mut al, mut bo) = by_crate(start, start, Outcomes::WIN, rating::advantage(0.0, 0));
+    let (mut al, mut bo) = by_crate(start, start, Outcomes::WIN, rating::advantage(0.0, 0, 0.5));
     let changes = view.ratings.expect("a rated result shows its changes");
     assert!(close(changes.attackers.before, 1500.0) && close(changes.attackers.after, al.rating));
     assert!(close(changes.defenders.after, bo.rating));
@@ -157,7 +158,7 @@ async fn three_rated_games_store_what_the_crate_computes() {
         grown(bo, 2.0),
         grown(al, 2.0),
         Outcomes::WIN,
-        rating::advantage(0.0, 1),
+        rating::advantage(0.0, 0, 0.5),
     );
     (al, bo) = (a2, b2);
 
@@ -173,7 +174,7 @@ async fn three_rated_games_store_what_the_crate_computes() {
         grown(al, 3.0),
         grown(bo, 3.0),
         Outcomes::DRAW,
-        rating::advantage(0.0, 2),
+        rating::advantage(0.0, 0, 0.5),
     );
     (al, bo) = (a3, b3);
     assert!(view.ratings.is_some());
@@ -191,9 +192,10 @@ async fn three_rated_games_store_what_the_crate_computes() {
         assert!(close(stored.deviation, expected.deviation), "{stored:?}");
         assert!(close(stored.volatility, expected.volatility), "{stored:?}");
     }
-    // The side advantage now counts the three results: the defenders scored a half of three.
+    // The side advantage counts none of the three: they were too short to say much about the
+    // sides, so it is still the variant's prior (even, for TYR).
     let now = svc.side_advantage("tyr-11".parse().unwrap()).await.unwrap();
-    assert!(close(now, rating::advantage(0.5, 3)));
+    assert!(close(now, rating::advantage(0.0, 0, 0.5)));
 }
 
 #[tokio::test]
@@ -463,6 +465,7 @@ async fn a_rated_result_then_the_leaderboard_its_pages_and_a_profile_with_its_ch
         .slash(CAROL, CHANNEL, "profile", &[("player", Opt::User(ALICE))])
         .await;
     let text = profile.content();
+    assert!(profile.private(), "someone else's profile is carol's alone");
     assert!(text.starts_with("Profile of alice:"), "{text}");
     assert!(
         text.contains("Tablut (Cartier): 17") && text.contains("as attackers 1-0-0"),
@@ -493,11 +496,15 @@ async fn games_ended_before_a_turn_each_move_no_rating() {
     let (svc, clock) = service().await;
     let tyr = "tyr-11".parse().unwrap();
     // One real rated result first, so that the side advantage is not at its start.
-    let g = begun(&svc, &carol(), &bob(), true).await;
+    let g = unplayed(&svc, &carol(), &bob(), true).await;
+    turns(&svc, g, REAL_LENGTH as usize).await;
     svc.resign(&bob(), Some(g), None).await.unwrap();
     let advantage = svc.side_advantage(tyr).await.unwrap();
     let bob_before = svc.rating(&bob(), tyr).await.unwrap();
-    assert!(advantage != 0.0 && bob_before.is_some());
+    assert!(
+        advantage != rating::advantage(0.0, 0, 0.5) && bob_before.is_some(),
+        "{advantage}"
+    );
 
     let called_off = |said: taflbot::service::GameNews| {
         assert!(matches!(said.news, News::Aborted { .. }), "{:?}", said.news);
@@ -533,4 +540,116 @@ async fn games_ended_before_a_turn_each_move_no_rating() {
     assert_eq!(svc.side_advantage(tyr).await.unwrap(), advantage);
     let p = svc.profile(&alice()).await.unwrap();
     assert!(p.standings.iter().all(|s| s.rating.is_none()), "{p:?}");
+}
+
+/// A rated game of `variant` that `attacker` and `defender` have begun.
+async fn rated(svc: &Service, variant: &str, attacker: &Person, defender: &Person) -> i64 {
+    let terms = Terms {
+        side: SideChoice::Attackers,
+        ..Terms::new(variant.parse().unwrap())
+    };
+    let c = svc.offer(attacker, defender, &terms, None).await.unwrap();
+    svc.accept(defender, Some(c.id), None).await.unwrap().id
+}
+
+#[tokio::test]
+async fn the_side_advantage_starts_from_the_corpus_and_learns_from_games_of_real_length() {
+    let (svc, _) = service().await;
+    let copenhagen = "copenhagen".parse().unwrap();
+    // Before any game: the corpus's 56 % for the defenders, about 42 points.
+    let prior = svc.side_advantage(copenhagen).await.unwrap();
+    assert!(close(prior, rating::advantage(0.0, 0, 0.56)));
+    assert!((prior - 41.9).abs() < 1.0, "{prior}");
+    // A short rated game is rated but says nothing about the sides.
+    let short = rated(&svc, "copenhagen", &alice(), &bob()).await;
+    turns(&svc, short, REAL_LENGTH as usize - 2).await;
+    let view = svc.resign(&alice(), Some(short), None).await.unwrap().view;
+    assert!(view.ratings.is_some());
+    assert!(close(svc.side_advantage(copenhagen).await.unwrap(), prior));
+    // One of real length, won by the attackers, moves it toward them.
+    let long = rated(&svc, "copenhagen", &carol(), &bob()).await;
+    turns(&svc, long, REAL_LENGTH as usize).await;
+    svc.resign(&bob(), Some(long), None).await.unwrap();
+    let after = svc.side_advantage(copenhagen).await.unwrap();
+    assert!(close(after, rating::advantage(0.0, 1, 0.56)), "{after}");
+    assert!(after < prior);
+}
+
+#[tokio::test]
+async fn one_pair_has_three_rated_results_a_day_and_the_rest_are_played_unrated() {
+    let (svc, clock) = service().await;
+    let tyr = "tyr-11".parse().unwrap();
+    for _ in 0..PAIR_RESULTS_PER_DAY {
+        let g = begun(&svc, &alice(), &bob(), true).await;
+        let view = svc.resign(&bob(), Some(g), None).await.unwrap().view;
+        assert!(view.rated && view.ratings.is_some());
+        clock.advance(60);
+    }
+    let farmed = svc.rating(&alice(), tyr).await.unwrap().unwrap();
+    // The fourth within a day is played and stands, unrated, and says why.
+    let g = begun(&svc, &alice(), &bob(), true).await;
+    let said = svc.resign(&bob(), Some(g), None).await.unwrap();
+    let view = said.view.clone();
+    assert!(!view.rated && view.pair_limited && view.ratings.is_none());
+    assert_eq!(view.outcome.unwrap().winner, Some(Side::Attackers));
+    let text = text::news(&said.news, &view, &Plain);
+    assert!(
+        text.contains("Not rated: 3 rated results between the same two players count in a day"),
+        "{text}"
+    );
+    assert_eq!(
+        svc.rating(&alice(), tyr).await.unwrap().unwrap().rating,
+        farmed.rating
+    );
+    // The limit is the pair's: alice against carol is rated.
+    let g = begun(&svc, &carol(), &alice(), true).await;
+    let view = svc.resign(&alice(), Some(g), None).await.unwrap().view;
+    assert!(view.rated && view.ratings.is_some());
+    // A day after the first, the pair counts again.
+    clock.advance(DAY - (PAIR_RESULTS_PER_DAY - 1) * 60);
+    let g = begun(&svc, &bob(), &alice(), true).await;
+    let view = svc.resign(&alice(), Some(g), None).await.unwrap().view;
+    assert!(view.rated && view.ratings.is_some(), "{view:?}");
+}
+
+#[tokio::test]
+async fn each_server_is_a_pool_of_its_own() {
+    let (svc, _) = service().await;
+    let tyr = "tyr-11".parse().unwrap();
+    let here = svc.scoped(Scope::Server("111".into()));
+    let there = svc.scoped(Scope::Server("222".into()));
+    let g = begun(&here, &alice(), &bob(), true).await;
+    here.resign(&bob(), Some(g), None).await.unwrap();
+    let won = here
+        .rating(&alice(), tyr)
+        .await
+        .unwrap()
+        .expect("rated here");
+    assert!(won.rating > 1500.0);
+    // Elsewhere alice has no rating, no leaderboard, and a profile that says so.
+    assert_eq!(there.rating(&alice(), tyr).await.unwrap(), None);
+    assert!(matches!(
+        there.leaderboard(None, 1).await,
+        Err(ServiceError::NoRatings(None))
+    ));
+    let p = there.profile(&alice()).await.unwrap();
+    assert!(p.standings.is_empty() && p.current.is_empty(), "{p:?}");
+    assert_eq!(text::profile(&p, &Plain), "alice has not played here yet.");
+    // A game there starts from 1500 and moves only that pool.
+    let g = begun(&there, &bob(), &alice(), true).await;
+    let view = there.resign(&alice(), Some(g), None).await.unwrap().view;
+    assert_eq!(view.ratings.unwrap().defenders.before, 1500.0);
+    assert_eq!(
+        here.rating(&alice(), tyr).await.unwrap().unwrap().rating,
+        won.rating
+    );
+    let p = here.profile(&alice()).await.unwrap();
+    let tally = &p.standings[0];
+    assert_eq!((tally.as_attackers.won, tally.as_defenders.lost), (1, 0));
+    // A direct message has no pool.
+    let direct = svc.scoped(Scope::Direct);
+    assert!(matches!(
+        direct.profile(&alice()).await,
+        Err(ServiceError::NotInServer)
+    ));
 }

@@ -1,7 +1,8 @@
-//! Servers: a game is seen only in the server where it is played.
+//! Servers: a game is seen only in the server where it is played; a nickname given in one is not
+//! kept; a profile of someone else is shown only to who asked.
 
-use crate::fake_discord::Opt;
-use crate::support::{Harness, ALICE, CHANNEL};
+use crate::fake_discord::{s, Opt};
+use crate::support::{Harness, ALICE, BOB, CHANNEL};
 
 // ----- on Discord, end to end -----
 
@@ -49,5 +50,54 @@ async fn a_game_is_seen_only_in_its_own_server() {
         .await;
     assert!(board.content().starts_with(&format!("Game #{game}")));
     assert!(h.service.game(game).await.unwrap().outcome.is_none());
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nickname_stays_in_its_server_and_a_profile_of_someone_else_is_private() {
+    let h = Harness::start("names").await;
+    // alice, nicknamed here, challenges bob: she is named by her name on Discord.
+    let nicknamed = |mut interaction: serde_json::Value| {
+        interaction["member"]["nick"] = serde_json::json!("Queen of the Board");
+        interaction
+    };
+    let challenge = h
+        .fake
+        .ask(nicknamed(h.fake.slash(
+            ALICE,
+            CHANNEL,
+            "challenge",
+            &[("opponent", Opt::User(BOB)), ("variant", s("brandubh"))],
+        )))
+        .await;
+    assert!(
+        challenge.content().contains("challenges you") && !challenge.content().contains("Queen"),
+        "{}",
+        challenge.content()
+    );
+    let own = h
+        .fake
+        .ask(nicknamed(h.fake.slash(ALICE, CHANNEL, "profile", &[])))
+        .await;
+    assert!(!own.private(), "her own profile is shown to the channel");
+    assert!(
+        own.content().starts_with("alice has not played here yet."),
+        "{}",
+        own.content()
+    );
+    let name: String = sqlx::query_scalar("SELECT name FROM players WHERE key = ?")
+        .bind(ALICE.id.to_string())
+        .fetch_one(h.service.pool())
+        .await
+        .unwrap();
+    assert_eq!(name, "alice", "the nickname is not kept");
+    // bob asks about alice: only bob sees the answer.
+    let other = h
+        .slash(BOB, CHANNEL, "profile", &[("player", Opt::User(ALICE))])
+        .await;
+    assert!(other.private());
+    assert!(other
+        .content()
+        .starts_with("alice has not played here yet."));
     h.shutdown().await;
 }

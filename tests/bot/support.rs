@@ -55,16 +55,22 @@ pub async fn started(svc: &Service) -> i64 {
 /// One turn for each side, each a legal move of the middle of the list (a berserk chain is
 /// ended): a result after it is rated, as one before it is not.
 pub async fn a_turn_each(svc: &Service, game: i64) {
+    turns(svc, game, 2).await;
+}
+
+/// Plays on in a game, each move chosen by its player from their legal moves (the middle one at
+/// first, then spread), until it has had `n` turns; the game must still be going.
+pub async fn turns(svc: &Service, game: i64, n: usize) {
     loop {
         let view = svc.game(game).await.unwrap();
         let next = view.waiting_for.clone().expect("the game goes on");
         if view.open_chain {
             svc.end_turn(&next, Some(game), None).await.unwrap();
-        } else if view.turns >= 2 {
+        } else if view.turns >= n {
             return;
         } else {
             let (_, moves) = svc.legal_moves(&next, Some(game), None).await.unwrap();
-            let mv = &moves[moves.len() / 2];
+            let mv = &moves[(moves.len() / 2 + view.turns.saturating_sub(1) * 7) % moves.len()];
             svc.play(&next, Some(game), None, mv).await.unwrap();
         }
     }

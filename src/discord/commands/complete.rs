@@ -78,7 +78,7 @@ pub fn matching_moves(moves: &[String], typed: &str) -> Vec<String> {
 
 pub async fn legal_moves(ctx: AppContext<'_>, partial: &str) -> CreateAutocompleteResponse {
     let service = super::scoped(ctx.data(), ctx.interaction.guild_id);
-    let who = super::member_person(&ctx.interaction.user, ctx.interaction.member.as_deref());
+    let who = super::person(&ctx.interaction.user);
     let game = option_int(ctx, "game");
     let channel = ctx.interaction.channel_id.to_string();
     let choices = match service.legal_moves(&who, game, Some(&channel)).await {
@@ -118,7 +118,7 @@ pub async fn variants(_ctx: AppContext<'_>, partial: &str) -> CreateAutocomplete
 
 /// The caller's games whose number starts with what has been typed.
 pub async fn my_games(ctx: AppContext<'_>, partial: &str) -> CreateAutocompleteResponse {
-    let who = super::member_person(&ctx.interaction.user, ctx.interaction.member.as_deref());
+    let who = super::person(&ctx.interaction.user);
     let typed = partial.trim().trim_start_matches('#');
     let service = super::scoped(ctx.data(), ctx.interaction.guild_id);
     let games = service.games(&who).await.unwrap_or_default();

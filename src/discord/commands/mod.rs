@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ChannelId, CommandOptionType, ComponentInteraction, CreateCommandOption, Http, Member, User,
+    ChannelId, CommandOptionType, ComponentInteraction, CreateCommandOption, Http, User,
 };
 
 use super::button::Button;
@@ -126,17 +126,15 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
 
 // ----- who and where -----
 
-/// The person behind a Discord user: their id, and the name the server shows.
-pub fn person(user: &User, nick: Option<&str>) -> Person {
-    let name = nick
-        .map(str::to_string)
-        .or_else(|| user.global_name.clone())
+/// The person behind a Discord user: their id, and their name on Discord as a whole (the display
+/// name they chose, or their username). A server nickname is not used: names are kept once per
+/// player, and a nickname given in one server is not shown in another.
+pub fn person(user: &User) -> Person {
+    let name = user
+        .global_name
+        .clone()
         .unwrap_or_else(|| user.name.clone());
     Person::new(user.id.to_string(), name)
-}
-
-fn member_person(user: &User, member: Option<&Member>) -> Person {
-    person(user, member.and_then(|m| m.nick.as_deref()))
 }
 
 /// The service as seen from where an interaction comes from: its server's games only.
@@ -269,7 +267,7 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
         http,
         bot,
         (
-            member_person(&interaction.user, interaction.member.as_deref()),
+            person(&interaction.user),
             interaction.channel_id,
             interaction.guild_id,
         ),
@@ -329,9 +327,7 @@ fn options(
                 ),
             ) => Value::Int(*n),
             (R::Boolean(b), Some(Kind::Flag)) => Value::Flag(*b),
-            (R::User(u, m), Some(Kind::User)) => {
-                Value::User(person(u, m.and_then(|m| m.nick.as_deref())))
-            }
+            (R::User(u, _), Some(Kind::User)) => Value::User(person(u)),
             (R::String(s), _) => {
                 let shown: String = s.chars().take(50).collect();
                 return Err(text::unreadable(
@@ -354,11 +350,7 @@ pub async fn pressed(http: &Http, bot: &Bot, press: &ComponentInteraction) {
     let mut c = Call::new(
         http,
         bot,
-        (
-            member_person(&press.user, press.member.as_ref()),
-            press.channel_id,
-            press.guild_id,
-        ),
+        (person(&press.user), press.channel_id, press.guild_id),
         (press.id, &press.token),
         press.attachment_size_limit,
     );

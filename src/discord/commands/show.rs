@@ -63,8 +63,13 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             }
             c.settle(reply).await
         }
-        Answer::Profile { profile, chart } => {
+        Answer::Profile {
+            profile,
+            chart,
+            yours,
+        } => {
             let mut reply = Reply::text(text::profile(&profile, STYLE));
+            reply.private = !yours;
             if let Some(chart) = chart {
                 reply = reply.file("ratings.png", chart);
             }

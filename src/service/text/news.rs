@@ -53,8 +53,15 @@ pub fn status_line(view: &GameView, s: &dyn Style) -> String {
     }
 }
 
-/// " Ratings: Ann 1662 (+162), Bob 1338 (-162)." after a rated result; nothing otherwise.
+/// " Ratings: Ann 1662 (+162), Bob 1338 (-162)." after a rated result, and why not after one
+/// past the pair's daily limit; nothing otherwise.
 fn rating_changes(view: &GameView, s: &dyn Style) -> String {
+    if view.pair_limited {
+        return format!(
+            " Not rated: {} rated results between the same two players count in a day, and these two have had theirs.",
+            crate::service::PAIR_RESULTS_PER_DAY
+        );
+    }
     let Some(changes) = view.ratings else {
         return String::new();
     };

@@ -132,13 +132,19 @@ async fn open_once(url: &str) -> Result<SqlitePool, StoreError> {
 /// applied before it takes SQLite's write lock, so two processes starting on a new file can both
 /// decide to apply the same one. Here the decision is made inside `BEGIN IMMEDIATE`.
 pub async fn migrate(pool: &SqlitePool) -> Result<(), StoreError> {
+    migrate_up_to(pool, i64::MAX).await
+}
+
+/// Applies the migrations up to `last` (for a test of a later migration on data written before
+/// it).
+pub async fn migrate_up_to(pool: &SqlitePool, last: i64) -> Result<(), StoreError> {
     sqlx::raw_sql(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
             version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
     )
     .execute(pool)
     .await?;
-    for (version, name, sql) in MIGRATIONS {
+    for (version, name, sql) in MIGRATIONS.iter().filter(|m| m.0 <= last) {
         // Under the write lock, and decided inside it: two processes starting on a new file
         // apply each migration once.
         let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;

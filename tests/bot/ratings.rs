@@ -653,3 +653,78 @@ async fn each_server_is_a_pool_of_its_own() {
         Err(ServiceError::NotInServer)
     ));
 }
+
+/// Migration 10 on a database from before pools: alice's one rating, earned in two servers, is
+/// carried into both (with each server's count of games); bob's and carol's into their one; the
+/// changes take their game's server; the list of a server's rated players is gone.
+#[tokio::test]
+async fn ratings_from_before_pools_go_to_each_server_they_were_earned_in() {
+    use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+    let path = crate::support::scratch("pools").join("old.db");
+    let pool = SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(
+            SqliteConnectOptions::new()
+                .filename(&path)
+                .create_if_missing(true),
+        )
+        .await
+        .unwrap();
+    taflbot::store::migrate_up_to(&pool, 9).await.unwrap();
+    sqlx::raw_sql(
+        "INSERT INTO players (id, key, name, created_at) VALUES
+            (1, 'a', 'alice', 0), (2, 'b', 'bob', 0), (3, 'c', 'carol', 0);
+         INSERT INTO games (id, variant, start, attacker, defender, days, status, result, position,
+                            turn_started, deadline, remind_at, created_at, updated_at, guild, rated)
+         VALUES (1, 'tyr-11', '-', 1, 2, 3, 'finished', 'attackers_won', '-', 0, 0, 0, 0, 0, 'A', 1),
+                (2, 'tyr-11', '-', 1, 2, 3, 'finished', 'attackers_won', '-', 0, 0, 0, 0, 0, 'A', 1),
+                (3, 'tyr-11', '-', 3, 1, 3, 'finished', 'defenders_won', '-', 0, 0, 0, 0, 0, 'B', 1);
+         INSERT INTO ratings (player, variant, rating, deviation, volatility, games, rated_at) VALUES
+            (1, 'tyr-11', 1700.0, 200.0, 0.09, 3, 30),
+            (2, 'tyr-11', 1300.0, 210.0, 0.09, 2, 20),
+            (3, 'tyr-11', 1400.0, 290.0, 0.09, 1, 30);
+         INSERT INTO rating_changes (game_id, player, variant, before, after, deviation, at) VALUES
+            (1, 1, 'tyr-11', 1500, 1600, 250, 10), (1, 2, 'tyr-11', 1500, 1400, 250, 10),
+            (2, 1, 'tyr-11', 1600, 1650, 220, 20), (2, 2, 'tyr-11', 1400, 1300, 210, 20),
+            (3, 1, 'tyr-11', 1650, 1700, 200, 30), (3, 3, 'tyr-11', 1500, 1400, 290, 30);
+         INSERT INTO server_players (guild, player) VALUES ('A', 1), ('A', 2), ('B', 1), ('B', 3);",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    taflbot::store::migrate(&pool).await.unwrap();
+    let pooled: Vec<(String, i64, f64, f64, i64, i64)> = sqlx::query_as(
+        "SELECT pool, player, rating, deviation, games, rated_at FROM ratings
+         ORDER BY pool, player",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        pooled,
+        vec![
+            ("A".to_string(), 1, 1700.0, 200.0, 2, 30),
+            ("A".to_string(), 2, 1300.0, 210.0, 2, 20),
+            ("B".to_string(), 1, 1700.0, 200.0, 1, 30),
+            ("B".to_string(), 3, 1400.0, 290.0, 1, 30),
+        ]
+    );
+    let pools: Vec<(i64, String)> =
+        sqlx::query_as("SELECT DISTINCT game_id, pool FROM rating_changes ORDER BY game_id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        pools,
+        vec![(1, "A".into()), (2, "A".into()), (3, "B".into())]
+    );
+    let left: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'server_players'",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(left, 0);
+    pool.close().await;
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}

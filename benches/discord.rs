@@ -3,6 +3,7 @@
 //! file. Reports moves per second and the latency from INTERACTION_CREATE to the bot's answer with
 //! the picture (p50, p90, p99, max).
 
+mod common;
 #[path = "../tests/fake_discord/mod.rs"]
 mod fake_discord;
 
@@ -30,13 +31,6 @@ fn script(seed: u64) -> Vec<String> {
         .collect()
 }
 
-fn member(i: usize) -> Member {
-    Member {
-        id: 400_000_000_000_000_000 + i as u64,
-        name: Box::leak(format!("player{i}").into_boxed_str()),
-    }
-}
-
 fn person(m: Member) -> Person {
     Person::new(m.id.to_string(), m.name)
 }
@@ -54,7 +48,7 @@ async fn run(dir: &std::path::Path) {
     for (set, games) in sets.iter_mut().enumerate() {
         for g in 0..GAMES {
             let n = set * GAMES + g;
-            let (a, d) = (member(2 * n), member(2 * n + 1));
+            let (a, d) = (Member::numbered(2 * n), Member::numbered(2 * n + 1));
             let c = service
                 .challenge(
                     &person(a),
@@ -205,16 +199,5 @@ fn report(what: &str, count: usize, elapsed: Duration, latencies: &mut [Duration
 }
 
 fn main() {
-    // `cargo test --benches` runs bench binaries without `--bench`: keep that quick.
-    if !std::env::args().any(|a| a == "--bench") {
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("taflbot-discord-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(run(&dir));
-    let _ = std::fs::remove_dir_all(&dir);
+    common::bench_binary("discord", |dir| async move { run(&dir).await });
 }

@@ -8,6 +8,7 @@
 //! players move, so that every hint is for a new position (a hint asked before is remembered and
 //! costs nothing). Reports bob's reply times and how the hints were answered.
 
+mod common;
 #[path = "../tests/fake_discord/mod.rs"]
 mod fake_discord;
 
@@ -21,13 +22,6 @@ use taflbot::service::{Person, Service, SideChoice, SystemClock, Terms};
 const ROUNDS: usize = 5;
 const FLOOD: usize = 120;
 const BOT_LEVEL: u8 = 4;
-
-fn member(i: usize) -> Member {
-    Member {
-        id: 400_000_000_000_000_000 + i as u64,
-        name: Box::leak(format!("player{i}").into_boxed_str()),
-    }
-}
 
 fn person(m: Member) -> Person {
     Person::new(m.id.to_string(), m.name)
@@ -157,15 +151,15 @@ async fn run(dir: &std::path::Path) {
         .await
         .unwrap();
     let service = Service::new(pool, Arc::new(SystemClock));
-    let bob = member(0);
+    let bob = Member::numbered(0);
     let bob_thread = 600_000_000_000_000_000;
     let bob_game = versus_bot(&service, bob, bob_thread).await;
     // Twenty hinting players, each in a game of their own; the first is alice.
     let mut hinters = Vec::new();
     for i in 1..=20 {
         let thread = 600_000_000_000_000_000 + i as u64;
-        let game = versus_bot(&service, member(i), thread).await;
-        hinters.push((member(i), game, thread));
+        let game = versus_bot(&service, Member::numbered(i), thread).await;
+        hinters.push((Member::numbered(i), game, thread));
     }
 
     let mut config = Config::new("fake.bot.token");
@@ -224,16 +218,5 @@ async fn run(dir: &std::path::Path) {
 }
 
 fn main() {
-    // `cargo test --benches` runs bench binaries without `--bench`: keep that quick.
-    if !std::env::args().any(|a| a == "--bench") {
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("taflbot-share-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(run(&dir));
-    let _ = std::fs::remove_dir_all(&dir);
+    common::bench_binary("share", |dir| async move { run(&dir).await });
 }

@@ -3,6 +3,8 @@
 //! - opening a database of 100,000 finished and 10,000 active games (open, migrate, first sweep);
 //! - resident memory after loading every one of those 10,000 active games.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -200,22 +202,11 @@ async fn big_database(dir: &std::path::Path) {
 }
 
 fn main() {
-    // `cargo test --benches` runs bench binaries with `--bench` absent: keep that quick.
-    if !std::env::args().any(|a| a == "--bench") {
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("taflbot-service-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     let only_moves = std::env::args().any(|a| a == "moves");
-    runtime.block_on(async {
+    common::bench_binary("service", |dir| async move {
         moves_per_second(&dir).await;
         if !only_moves {
             big_database(&dir).await;
         }
     });
-    std::fs::remove_dir_all(&dir).unwrap();
 }

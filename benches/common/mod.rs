@@ -1,4 +1,10 @@
-//! What the benchmarks share: the positions they measure on.
+//! What the benchmarks share: the positions they measure on, and the frame of a bench binary.
+
+// Each bench binary uses its part.
+#![allow(dead_code)]
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
 
 use taflbot::rules::random::{playout, Rng};
 use taflbot::rules::{Position, Variant};
@@ -26,4 +32,25 @@ pub fn midgame_positions(id: &str, count: usize) -> Vec<Position> {
         });
     }
     out
+}
+
+/// Runs the body of an async bench binary on a multi-threaded runtime, with a scratch folder that
+/// is removed after. Only under `cargo bench` (`--bench` given): `cargo test --benches` also runs
+/// bench binaries, and that stays quick.
+pub fn bench_binary<F: Future<Output = ()>>(name: &str, body: impl FnOnce(PathBuf) -> F) {
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("taflbot-{name}-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(body(dir.clone()));
+    remove(&dir);
+}
+
+fn remove(dir: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
 }

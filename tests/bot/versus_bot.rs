@@ -34,6 +34,25 @@ async fn moves_stored(svc: &Service, game: i64) -> i64 {
         .unwrap()
 }
 
+/// A Brandubh game between people after a turn each: `attacker` moved d2-e2, `defender` c4-c3.
+async fn a_turn_each_between(svc: &Service, attacker: &Person, defender: &Person) -> i64 {
+    let c = svc
+        .challenge(
+            attacker,
+            defender,
+            "brandubh",
+            SideChoice::Attackers,
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+    let game = svc.accept(defender, Some(c.id), None).await.unwrap().id;
+    svc.play(attacker, Some(game), None, "d2-e2").await.unwrap();
+    svc.play(defender, Some(game), None, "c4-c3").await.unwrap();
+    game
+}
+
 /// alice against the bot; `side` is alice's.
 async fn versus(svc: &Service, variant: &str, side: SideChoice, level: u8) -> i64 {
     svc.play_bot(
@@ -262,22 +281,7 @@ async fn hints_are_rationed_per_player_and_remembered_per_position() {
         "{said}"
     );
     // The pause is alice's own: bob, in a game of his, is not held up.
-    let c = svc
-        .challenge(
-            &bob(),
-            &carol(),
-            "brandubh",
-            SideChoice::Attackers,
-            None,
-            None,
-        )
-        .await
-        .unwrap();
-    let other = svc.accept(&carol(), Some(c.id), None).await.unwrap().id;
-    svc.play(&bob(), Some(other), None, "d2-e2").await.unwrap();
-    svc.play(&carol(), Some(other), None, "c4-c3")
-        .await
-        .unwrap();
+    let other = a_turn_each_between(&svc, &bob(), &carol()).await;
     svc.resign(&bob(), Some(other), None).await.unwrap();
     assert!(svc.hint(&bob(), Some(other), None).await.is_ok());
     clock.advance(HINT_PAUSE - 5);
@@ -314,20 +318,7 @@ async fn the_bot_thinks_again_when_the_position_it_searched_is_gone() {
 #[tokio::test]
 async fn no_hint_for_a_continuation_of_a_game_still_being_played() {
     let svc = service(":memory:").await;
-    let c = svc
-        .challenge(
-            &alice(),
-            &bob(),
-            "brandubh",
-            SideChoice::Attackers,
-            None,
-            None,
-        )
-        .await
-        .unwrap();
-    let live = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;
-    svc.play(&alice(), Some(live), None, "d2-e2").await.unwrap();
-    svc.play(&bob(), Some(live), None, "c4-c3").await.unwrap();
+    let live = a_turn_each_between(&svc, &alice(), &bob()).await;
     // alice continues the live game against carol, gives it up at once, and asks for a hint.
     let record = svc.record(&alice(), Some(live), None).await.unwrap();
     let terms = Terms {

@@ -27,6 +27,16 @@ pub struct Member {
     pub name: &'static str,
 }
 
+impl Member {
+    /// The `i`th of many players, `player{i}` (for load runs; the name is kept for the run).
+    pub fn numbered(i: usize) -> Member {
+        Member {
+            id: 400_000_000_000_000_000 + i as u64,
+            name: Box::leak(format!("player{i}").into_boxed_str()),
+        }
+    }
+}
+
 /// One REST call the bot made, with what the fake answered.
 #[derive(Clone, Debug)]
 pub struct Call {

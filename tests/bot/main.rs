@@ -10,6 +10,8 @@
 mod common;
 #[path = "../fake_discord/mod.rs"]
 mod fake_discord;
+#[path = "../throwaway_pg/mod.rs"]
+mod throwaway_pg;
 
 mod challenges;
 mod cli;
@@ -23,6 +25,7 @@ mod local;
 mod lookups;
 mod moves;
 mod notify;
+mod postgres;
 mod ratings;
 mod render;
 mod servers;

@@ -103,7 +103,11 @@ impl Cluster {
                 .arg(&dir)
                 .status()
                 .expect("chown runs");
-            assert!(owned.success(), "could not give {} to postgres", dir.display());
+            assert!(
+                owned.success(),
+                "could not give {} to postgres",
+                dir.display()
+            );
         }
         let (b, d) = (quoted(&bin), quoted(&dir));
         let script = format!(
@@ -141,7 +145,8 @@ impl Cluster {
         let deadline = started + Duration::from_secs(60);
         while !cluster.psql("postgres", "SELECT 1") {
             if Instant::now() > deadline {
-                let log = |f: &str| std::fs::read_to_string(cluster.dir.join(f)).unwrap_or_default();
+                let log =
+                    |f: &str| std::fs::read_to_string(cluster.dir.join(f)).unwrap_or_default();
                 panic!(
                     "the throwaway PostgreSQL did not start in a minute\n{}\n{}",
                     log("initdb.log"),
@@ -160,7 +165,14 @@ impl Cluster {
     /// Runs one statement with `psql` in `database`; whether it succeeded.
     pub fn psql(&self, database: &str, sql: &str) -> bool {
         Command::new(self.bin.join("psql"))
-            .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", "taflbot"])
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "taflbot",
+            ])
             .args(["-d", database, "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql])
             .stdout(Stdio::null())
             .stderr(Stdio::null())

@@ -126,13 +126,13 @@ async fn big_database(dir: &std::path::Path) {
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 110000)
              INSERT INTO games (variant, start, attacker, defender, days, status, result, reason, position,
                  move_count, turn_started, deadline, remind_at, created_at, updated_at)
-             SELECT 'tablut', ?1, 1, 2, 3,
+             SELECT 'tablut', $1, 1, 2, 3,
                     CASE WHEN i > 100000 THEN 'active' ELSE 'finished' END,
                     CASE WHEN i > 100000 THEN 'ongoing' ELSE 'defenders_won' END,
                     CASE WHEN i > 100000 THEN NULL ELSE 'resignation' END,
-                    CASE WHEN i > 100000 THEN ?2 ELSE ?3 END,
-                    CASE WHEN i > 100000 THEN ?4 ELSE ?5 END,
-                    0, ?6, ?6, 0, 0 FROM n",
+                    CASE WHEN i > 100000 THEN $2 ELSE $3 END,
+                    CASE WHEN i > 100000 THEN $4 ELSE $5 END,
+                    0, $6, $6, 0, 0 FROM n",
         )
         .bind(Variant::by_id("tablut").unwrap().setup)
         .bind(&active_position)
@@ -149,7 +149,7 @@ async fn big_database(dir: &std::path::Path) {
             .unwrap();
         for (active, list) in [(0, &moves), (1, &active_moves)] {
             for (ply, (_, text)) in list.iter().enumerate() {
-                sqlx::query("INSERT INTO template VALUES (?, ?, ?)")
+                sqlx::query("INSERT INTO template VALUES ($1, $2, $3)")
                     .bind(active)
                     .bind(ply as i64)
                     .bind(text)

@@ -165,7 +165,7 @@ pub async fn migrate_up_to(pool: &SqlitePool, last: i64) -> Result<(), StoreErro
             continue;
         }
         sqlx::raw_sql(sql).execute(&mut *tx).await?;
-        sqlx::query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, strftime('%s','now'))")
+        sqlx::query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, strftime('%s','now'))")
             .bind(version)
             .bind(name)
             .execute(&mut *tx)

@@ -99,7 +99,7 @@ impl Service {
         let machine = self.player_id(&mut tx, bot).await?;
         let going: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM games WHERE status = 'active' AND bot_level IS NOT NULL
-               AND (attacker = ? OR defender = ?)",
+               AND (attacker = $1 OR defender = $2)",
         )
         .bind(human)
         .bind(human)
@@ -119,7 +119,7 @@ impl Service {
             "INSERT INTO games (variant, start, attacker, defender, days, guild, channel, position,
                                 turn_started, deadline, remind_at, created_at, updated_at,
                                 bot_level, bot_attacks)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id",
         )
         .bind(variant.id)
         .bind(start)
@@ -338,10 +338,10 @@ impl Service {
         let players = loaded.row.player_ids();
         let live: Vec<i64> = sqlx::query_scalar(
             "SELECT g.id FROM games g
-             WHERE g.status = 'active' AND g.bot_level IS NULL AND g.id != ?1
+             WHERE g.status = 'active' AND g.bot_level IS NULL AND g.id != $1
                AND EXISTS (SELECT 1 FROM players p
                            WHERE p.id IN (g.attacker, g.defender)
-                             AND (p.id IN (?2, ?3) OR p.key = ?4))
+                             AND (p.id IN ($2, $3) OR p.key = $4))
              ORDER BY g.id",
         )
         .bind(loaded.row.id)

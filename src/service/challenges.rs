@@ -156,7 +156,7 @@ impl Service {
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO challenges (challenger, challenged, variant, side, challenger_attacks, days,
                                      guild, channel, created_at, expires_at, rated, from_moves)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
         )
         .bind(a)
         .bind(b)
@@ -197,8 +197,8 @@ impl Service {
         now: i64,
     ) -> Result<(), ServiceError> {
         let open: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM challenges WHERE status = 'open' AND expires_at > ?3
-               AND ((challenger = ?1 AND challenged = ?2) OR (challenger = ?2 AND challenged = ?1))
+            "SELECT id FROM challenges WHERE status = 'open' AND expires_at > $3
+               AND ((challenger = $1 AND challenged = $2) OR (challenger = $2 AND challenged = $1))
              LIMIT 1",
         )
         .bind(from)
@@ -210,7 +210,7 @@ impl Service {
             return Err(ServiceError::ChallengeOpen(id));
         }
         let mine: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM challenges WHERE challenger = ? AND status = 'open' AND expires_at > ?",
+            "SELECT COUNT(*) FROM challenges WHERE challenger = $1 AND status = 'open' AND expires_at > $2",
         )
         .bind(from)
         .bind(now)
@@ -221,7 +221,7 @@ impl Service {
         }
         let last: Option<i64> = sqlx::query_scalar(
             "SELECT MAX(created_at) FROM challenges
-             WHERE challenger = ? AND challenged = ? AND status != 'accepted'",
+             WHERE challenger = $1 AND challenged = $2 AND status != 'accepted'",
         )
         .bind(from)
         .bind(to)
@@ -247,7 +247,7 @@ impl Service {
         let now = self.now();
         let rows: Vec<ChallengeRow> = match id {
             Some(id) => {
-                sqlx::query_as(&format!("{CHALLENGE_SELECT} WHERE c.id = ?"))
+                sqlx::query_as(&format!("{CHALLENGE_SELECT} WHERE c.id = $1"))
                     .bind(id)
                     .fetch_all(&mut *conn)
                     .await?
@@ -258,7 +258,7 @@ impl Service {
                     Answering::Challenger => "pa.key",
                 };
                 sqlx::query_as(&format!(
-                    "{CHALLENGE_SELECT} WHERE {column} = ? AND c.status = 'open' AND c.expires_at > ?
+                    "{CHALLENGE_SELECT} WHERE {column} = $1 AND c.status = 'open' AND c.expires_at > $2
                      ORDER BY c.id"
                 ))
                 .bind(&who.key)
@@ -346,8 +346,8 @@ impl Service {
             "INSERT INTO games (variant, start, attacker, defender, days, guild, channel, thread,
                                 position, turn_started, deadline, remind_at, created_at, updated_at,
                                 rated, move_count, imported)
-             SELECT ?, ?, ?, ?, ?, guild, channel, ?, ?, ?, ?, ?, ?, ?, rated AND ? = 0, ?, ?
-             FROM challenges WHERE id = ?
+             SELECT $1, $2, $3, $4, $5, guild, channel, $6, $7, $8, $9, $10, $11, $12, rated AND $13 = 0, $14, $15
+             FROM challenges WHERE id = $16
              RETURNING id",
         )
         .bind(c.variant)
@@ -374,7 +374,7 @@ impl Service {
                 Side::Defenders => defender,
             };
             sqlx::query(
-                "INSERT INTO moves (game_id, ply, text, player, played_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO moves (game_id, ply, text, player, played_at) VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(game_id)
             .bind(ply as i64)
@@ -385,7 +385,7 @@ impl Service {
             .await?;
         }
         let done = sqlx::query(
-            "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ? AND status = 'open'",
+            "UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2 AND status = 'open'",
         )
         .bind(game_id)
         .bind(c.id)
@@ -423,7 +423,7 @@ impl Service {
     ) -> Result<Challenge, ServiceError> {
         let mut tx = self.write().await?;
         let c = self.open_challenge(&mut tx, who, id, answering).await?;
-        sqlx::query("UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'")
+        sqlx::query("UPDATE challenges SET status = $1 WHERE id = $2 AND status = 'open'")
             .bind(status)
             .bind(c.id)
             .execute(&mut *tx)

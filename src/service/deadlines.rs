@@ -24,7 +24,7 @@ impl Service {
         // Vacations whose days ran out end first: their clocks run again from that moment.
         self.end_spent_vacations(now).await?;
         let due: Vec<i64> =
-            sqlx::query_scalar("SELECT id FROM games WHERE status = 'active' AND deadline <= ?")
+            sqlx::query_scalar("SELECT id FROM games WHERE status = 'active' AND deadline <= $1")
                 .bind(now)
                 .fetch_all(&self.pool)
                 .await?;
@@ -50,7 +50,7 @@ impl Service {
             tx.commit().await?;
         }
         let reminders = sqlx::query(&format!(
-            "{GAME_SELECT} WHERE g.status = 'active' AND g.reminded = 0 AND g.remind_at <= ?"
+            "{GAME_SELECT} WHERE g.status = 'active' AND g.reminded = 0 AND g.remind_at <= $1"
         ))
         .bind(now)
         .fetch_all(&self.pool)
@@ -71,7 +71,7 @@ impl Service {
             // read restarted the clock.
             let done = sqlx::query(
                 "UPDATE games SET reminded = 1
-                 WHERE id = ? AND reminded = 0 AND status = 'active' AND remind_at <= ? AND move_count = ?",
+                 WHERE id = $1 AND reminded = 0 AND status = 'active' AND remind_at <= $2 AND move_count = $3",
             )
             .bind(row.id)
             .bind(now)
@@ -85,7 +85,7 @@ impl Service {
             tx.commit().await?;
         }
         sqlx::query(
-            "UPDATE challenges SET status = 'expired' WHERE status = 'open' AND expires_at <= ?",
+            "UPDATE challenges SET status = 'expired' WHERE status = 'open' AND expires_at <= $1",
         )
         .bind(now)
         .execute(&self.pool)
@@ -112,9 +112,9 @@ impl Service {
         // A player who never moved loses, but a game before a turn each is not rated.
         let rated = loaded.row.rated && loaded.both_sides_moved();
         let done = sqlx::query(
-            "UPDATE games SET status = 'finished', result = ?, reason = ?, rated = ?, updated_at = ?,
+            "UPDATE games SET status = 'finished', result = $1, reason = $2, rated = $3, updated_at = $4,
                 draw_offer = NULL
-             WHERE id = ? AND status = 'active' AND deadline <= ?",
+             WHERE id = $5 AND status = 'active' AND deadline <= $6",
         )
         .bind(result)
         .bind(outcome.map(|o| o.reason))

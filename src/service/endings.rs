@@ -76,7 +76,7 @@ impl Service {
             if loaded.row.draw_offer == Some(me) {
                 return Err(ServiceError::DrawAlreadyOffered(id));
             }
-            sqlx::query("UPDATE games SET draw_offer = ? WHERE id = ?")
+            sqlx::query("UPDATE games SET draw_offer = $1 WHERE id = $2")
                 .bind(me)
                 .bind(id)
                 .execute(&mut *tx)
@@ -110,7 +110,7 @@ impl Service {
             Some(by) if by != me => {}
             _ => return Err(ServiceError::NoDrawOffer(id)),
         }
-        sqlx::query("UPDATE games SET draw_offer = NULL WHERE id = ?")
+        sqlx::query("UPDATE games SET draw_offer = NULL WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
@@ -137,7 +137,7 @@ impl Service {
         }
         sqlx::query(
             "UPDATE games SET status = 'finished', result = 'aborted', reason = NULL, draw_offer = NULL
-             WHERE id = ? AND move_count = 0",
+             WHERE id = $1 AND move_count = 0",
         )
         .bind(id)
         .execute(&mut *tx)
@@ -184,9 +184,9 @@ impl Service {
         }
         let rated = loaded.row.rated && !early;
         let done = sqlx::query(
-            "UPDATE games SET status = 'finished', result = ?, reason = ?, draw_offer = NULL,
-                rated = ?, updated_at = ?
-             WHERE id = ? AND status = 'active'",
+            "UPDATE games SET status = 'finished', result = $1, reason = $2, draw_offer = NULL,
+                rated = $3, updated_at = $4
+             WHERE id = $5 AND status = 'active'",
         )
         .bind(result)
         .bind(outcome.map(|o| o.reason))

@@ -34,7 +34,7 @@ impl Service {
                 let ended: Option<i64> = sqlx::query_scalar(
                     "SELECT g.id FROM games g JOIN players pa ON pa.id = g.attacker
                      JOIN players pd ON pd.id = g.defender
-                     WHERE (pa.key = ?1 OR pd.key = ?1) AND g.thread = ?2 AND g.status != 'broken'
+                     WHERE (pa.key = $1 OR pd.key = $1) AND g.thread = $2 AND g.status != 'broken'
                      ORDER BY g.id DESC LIMIT 1",
                 )
                 .bind(&who.key)
@@ -69,8 +69,8 @@ impl Service {
                 let latest: Option<i64> = sqlx::query_scalar(
                     "SELECT g.id FROM games g JOIN players pa ON pa.id = g.attacker
                      JOIN players pd ON pd.id = g.defender
-                     WHERE (pa.key = ?1 OR pd.key = ?1) AND g.status != 'broken'
-                       AND (?2 IS NULL OR g.channel = ?2 OR g.thread = ?2)
+                     WHERE (pa.key = $1 OR pd.key = $1) AND g.status != 'broken'
+                       AND ($2 IS NULL OR g.channel = $2 OR g.thread = $2)
                      ORDER BY g.id DESC LIMIT 1",
                 )
                 .bind(&who.key)
@@ -91,7 +91,7 @@ impl Service {
         who: &Person,
     ) -> Result<Vec<([Option<String>; 2], GameSummary)>, ServiceError> {
         let rows = sqlx::query(&format!(
-            "{GAME_SELECT} WHERE g.status = 'active' AND (pa.key = ?1 OR pd.key = ?1)
+            "{GAME_SELECT} WHERE g.status = 'active' AND (pa.key = $1 OR pd.key = $1)
              ORDER BY g.deadline"
         ))
         .bind(&who.key)

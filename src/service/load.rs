@@ -194,7 +194,7 @@ impl Service {
         conn: &mut SqliteConnection,
         id: i64,
     ) -> Result<Loaded, ServiceError> {
-        let row: GameRow = sqlx::query_as(&format!("{GAME_SELECT} WHERE g.id = ?"))
+        let row: GameRow = sqlx::query_as(&format!("{GAME_SELECT} WHERE g.id = $1"))
             .bind(id)
             .fetch_optional(&mut *conn)
             .await?
@@ -211,7 +211,7 @@ impl Service {
             }
         }
         let moves: Vec<String> =
-            sqlx::query_scalar("SELECT text FROM moves WHERE game_id = ? ORDER BY ply")
+            sqlx::query_scalar("SELECT text FROM moves WHERE game_id = $1 ORDER BY ply")
                 .bind(id)
                 .fetch_all(&mut *conn)
                 .await?;
@@ -232,7 +232,7 @@ impl Service {
     /// and again, once the caller's transaction is over, from a task of its own: a use case that
     /// fails on a broken game rolls its transaction back, and the mark must not go with it.
     async fn mark_broken(&self, conn: &mut SqliteConnection, id: i64, why: &str) {
-        const MARK: &str = "UPDATE games SET status = 'broken', broken_reason = ? WHERE id = ?";
+        const MARK: &str = "UPDATE games SET status = 'broken', broken_reason = $1 WHERE id = $2";
         let _ = sqlx::query(MARK)
             .bind(why)
             .bind(id)

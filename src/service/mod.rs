@@ -363,7 +363,7 @@ impl Service {
         p: &Person,
     ) -> Result<i64, ServiceError> {
         Ok(sqlx::query_scalar(
-            "INSERT INTO players (key, name, created_at) VALUES (?, ?, ?)
+            "INSERT INTO players (key, name, created_at) VALUES ($1, $2, $3)
              ON CONFLICT(key) DO UPDATE SET name = excluded.name RETURNING id",
         )
         .bind(&p.key)

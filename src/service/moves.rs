@@ -129,7 +129,7 @@ impl Service {
         let first_ply = loaded.row.move_count;
         for (i, text) in stored.iter().enumerate() {
             sqlx::query(
-                "INSERT INTO moves (game_id, ply, text, player, played_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO moves (game_id, ply, text, player, played_at) VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(id)
             .bind(first_ply + i as i64)
@@ -159,12 +159,12 @@ impl Service {
             loaded.row.deadline
         };
         let updated = sqlx::query(
-            "UPDATE games SET position = ?, move_count = move_count + ?, status = ?, result = ?, reason = ?,
-                draw_offer = CASE WHEN draw_offer = ? THEN draw_offer ELSE NULL END, updated_at = ?,
-                turn_started = CASE WHEN ? THEN ? ELSE turn_started END,
-                deadline = ?, remind_at = CASE WHEN ? THEN ? ELSE remind_at END,
-                reminded = CASE WHEN ? THEN 0 ELSE reminded END, takeback_by = NULL
-             WHERE id = ? AND move_count = ? AND status = 'active'",
+            "UPDATE games SET position = $1, move_count = move_count + $2, status = $3, result = $4, reason = $5,
+                draw_offer = CASE WHEN draw_offer = $6 THEN draw_offer ELSE NULL END, updated_at = $7,
+                turn_started = CASE WHEN $8 THEN $9 ELSE turn_started END,
+                deadline = $10, remind_at = CASE WHEN $11 THEN $12 ELSE remind_at END,
+                reminded = CASE WHEN $13 THEN 0 ELSE reminded END, takeback_by = NULL
+             WHERE id = $14 AND move_count = $15 AND status = 'active'",
         )
         .bind(write_position(loaded.game.position()))
         .bind(count)

@@ -273,7 +273,7 @@ impl Service {
             None => None,
         };
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO notices (game_id, kind, actor, detail, created_at) VALUES (?, ?, ?, ?, ?)
+            "INSERT INTO notices (game_id, kind, actor, detail, created_at) VALUES ($1, $2, $3, $4, $5)
              RETURNING id",
         )
         .bind(game)
@@ -283,7 +283,7 @@ impl Service {
         .bind(self.now())
         .fetch_one(&mut *conn)
         .await?;
-        Ok(sqlx::query_as(&format!("{NOTICE_SELECT} WHERE n.id = ?"))
+        Ok(sqlx::query_as(&format!("{NOTICE_SELECT} WHERE n.id = $1"))
             .bind(id)
             .fetch_one(&mut *conn)
             .await?)
@@ -294,7 +294,7 @@ impl Service {
     pub async fn pending_notices(&self) -> Result<Vec<Notice>, ServiceError> {
         Ok(sqlx::query_as(&format!(
             "{NOTICE_SELECT} WHERE n.delivered_at IS NULL AND n.given_up_at IS NULL
-               AND n.next_try_at <= ? ORDER BY n.id"
+               AND n.next_try_at <= $1 ORDER BY n.id"
         ))
         .bind(self.now())
         .fetch_all(&self.pool)
@@ -310,9 +310,9 @@ impl Service {
             Delivery::Retry => {
                 sqlx::query(
                     "UPDATE notices SET attempts = attempts + 1,
-                        next_try_at = ? + MIN(? << MIN(attempts, 20), ?),
-                        given_up_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE NULL END
-                     WHERE id = ?",
+                        next_try_at = $1 + MIN($2 << MIN(attempts, 20), $3),
+                        given_up_at = CASE WHEN attempts + 1 >= $4 THEN $5 ELSE NULL END
+                     WHERE id = $6",
                 )
                 .bind(now)
                 .bind(FIRST_RETRY)
@@ -325,7 +325,7 @@ impl Service {
             }
             Delivery::GiveUp => {
                 sqlx::query(
-                    "UPDATE notices SET attempts = attempts + 1, given_up_at = ? WHERE id = ?",
+                    "UPDATE notices SET attempts = attempts + 1, given_up_at = $1 WHERE id = $2",
                 )
                 .bind(now)
                 .bind(notice)
@@ -340,11 +340,11 @@ impl Service {
     /// lapsed, more than [`KEPT_FOR`] ago.
     pub async fn prune(&self) -> Result<(), ServiceError> {
         let before = self.now() - KEPT_FOR;
-        sqlx::query("DELETE FROM notices WHERE COALESCE(delivered_at, given_up_at) < ?")
+        sqlx::query("DELETE FROM notices WHERE COALESCE(delivered_at, given_up_at) < $1")
             .bind(before)
             .execute(&self.pool)
             .await?;
-        sqlx::query("DELETE FROM challenges WHERE status != 'open' AND expires_at < ?")
+        sqlx::query("DELETE FROM challenges WHERE status != 'open' AND expires_at < $1")
             .bind(before)
             .execute(&self.pool)
             .await?;
@@ -353,7 +353,7 @@ impl Service {
 
     /// Marks a notice delivered.
     pub async fn delivered(&self, notice: i64) -> Result<(), ServiceError> {
-        sqlx::query("UPDATE notices SET delivered_at = ? WHERE id = ?")
+        sqlx::query("UPDATE notices SET delivered_at = $1 WHERE id = $2")
             .bind(self.now())
             .bind(notice)
             .execute(&self.pool)

@@ -126,8 +126,8 @@ impl Service {
         let ids = row.player_ids();
         let today: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM rating_changes c
-             JOIN rating_changes o ON o.game_id = c.game_id AND o.player = ?2
-             WHERE c.player = ?1 AND c.pool = ?3 AND c.at > ?4",
+             JOIN rating_changes o ON o.game_id = c.game_id AND o.player = $2
+             WHERE c.player = $1 AND c.pool = $3 AND c.at > $4",
         )
         .bind(ids.attackers)
         .bind(ids.defenders)
@@ -136,7 +136,7 @@ impl Service {
         .fetch_one(&mut *conn)
         .await?;
         if today >= PAIR_RESULTS_PER_DAY {
-            sqlx::query("UPDATE games SET rated = 0, pair_limited = 1 WHERE id = ?")
+            sqlx::query("UPDATE games SET rated = 0, pair_limited = 1 WHERE id = $1")
                 .bind(row.id)
                 .execute(&mut *conn)
                 .await?;
@@ -159,9 +159,9 @@ impl Service {
             sqlx::query(
                 "INSERT INTO ratings (pool, player, variant, rating, deviation, volatility, games,
                                       rated_at)
-                 VALUES (?7, ?1, ?2, ?3, ?4, ?5, 1, ?6)
-                 ON CONFLICT(pool, player, variant) DO UPDATE SET rating = ?3, deviation = ?4,
-                    volatility = ?5, games = games + 1, rated_at = ?6",
+                 VALUES ($7, $1, $2, $3, $4, $5, 1, $6)
+                 ON CONFLICT(pool, player, variant) DO UPDATE SET rating = $3, deviation = $4,
+                    volatility = $5, games = games + 1, rated_at = $6",
             )
             .bind(id)
             .bind(row.variant)
@@ -175,7 +175,7 @@ impl Service {
             sqlx::query(
                 "INSERT INTO rating_changes (game_id, player, variant, before, after, deviation, at,
                                              pool)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             )
             .bind(row.id)
             .bind(id)
@@ -205,7 +205,7 @@ impl Service {
     ) -> Result<Option<(Rating, i64)>, ServiceError> {
         let row: Option<RatingRow> = sqlx::query_as(
             "SELECT rating, deviation, volatility, rated_at FROM ratings
-             WHERE pool = ? AND player = ? AND variant = ?",
+             WHERE pool = $1 AND player = $2 AND variant = $3",
         )
         .bind(pool)
         .bind(player)
@@ -226,9 +226,9 @@ impl Service {
         let (games, points): (i64, Option<f64>) = sqlx::query_as(
             "SELECT COUNT(*), SUM(CASE result WHEN 'defenders_won' THEN 1.0 WHEN 'gold_won' THEN 1.0
                                               WHEN 'draw' THEN 0.5 ELSE 0.0 END)
-             FROM games WHERE variant = ? AND rated = 1 AND status = 'finished'
-               AND result NOT IN ('aborted', 'ongoing') AND id != ?
-               AND move_count - imported >= ?",
+             FROM games WHERE variant = $1 AND rated = 1 AND status = 'finished'
+               AND result NOT IN ('aborted', 'ongoing') AND id != $2
+               AND move_count - imported >= $3",
         )
         .bind(variant.id)
         .bind(except.unwrap_or(-1))
@@ -258,7 +258,7 @@ impl Service {
         let rating: Option<RatingRow> = sqlx::query_as(
             "SELECT r.rating, r.deviation, r.volatility, r.rated_at
              FROM ratings r JOIN players p ON p.id = r.player
-             WHERE r.pool = ? AND p.key = ? AND r.variant = ?",
+             WHERE r.pool = $1 AND p.key = $2 AND r.variant = $3",
         )
         .bind(pool)
         .bind(&who.key)
@@ -281,7 +281,7 @@ impl Service {
             Some(v) => v,
             None => {
                 let busiest: Option<VariantId> = sqlx::query_scalar(
-                    "SELECT variant FROM ratings WHERE pool = ?
+                    "SELECT variant FROM ratings WHERE pool = $1
                      GROUP BY variant ORDER BY COUNT(*) DESC, variant LIMIT 1",
                 )
                 .bind(&pool)
@@ -294,7 +294,7 @@ impl Service {
             }
         };
         let players: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM ratings WHERE pool = ? AND variant = ?")
+            sqlx::query_scalar("SELECT COUNT(*) FROM ratings WHERE pool = $1 AND variant = $2")
                 .bind(&pool)
                 .bind(variant.id)
                 .fetch_one(&mut *conn)
@@ -309,7 +309,7 @@ impl Service {
         let rows: Vec<(String, String, f64, f64, f64, i64, i64)> = sqlx::query_as(
             "SELECT p.key, p.name, r.rating, r.deviation, r.volatility, r.rated_at, r.games
              FROM ratings r JOIN players p ON p.id = r.player
-             WHERE r.pool = ?1 AND r.variant = ?2 ORDER BY r.rating DESC, p.id LIMIT ?3 OFFSET ?4",
+             WHERE r.pool = $1 AND r.variant = $2 ORDER BY r.rating DESC, p.id LIMIT $3 OFFSET $4",
         )
         .bind(&pool)
         .bind(variant.id)
@@ -350,7 +350,7 @@ impl Service {
         let pool = self.rating_pool()?;
         let mut conn = self.pool.acquire().await?;
         let Some((id, name)): Option<(i64, String)> =
-            sqlx::query_as("SELECT id, name FROM players WHERE key = ?")
+            sqlx::query_as("SELECT id, name FROM players WHERE key = $1")
                 .bind(&who.key)
                 .fetch_optional(&mut *conn)
                 .await?
@@ -364,9 +364,9 @@ impl Service {
         let player = Person::new(&who.key, name);
         // Results by variant, side and result, over the games of the pool.
         let results: Vec<(VariantId, bool, GameResult, i64)> = sqlx::query_as(
-            "SELECT variant, attacker = ?1 AS attacks, result, COUNT(*) FROM games
-             WHERE (attacker = ?1 OR defender = ?1) AND status = 'finished'
-               AND result NOT IN ('aborted', 'ongoing') AND COALESCE(guild, '') = ?2
+            "SELECT variant, attacker = $1 AS attacks, result, COUNT(*) FROM games
+             WHERE (attacker = $1 OR defender = $1) AND status = 'finished'
+               AND result NOT IN ('aborted', 'ongoing') AND COALESCE(guild, '') = $2
              GROUP BY variant, attacks, result",
         )
         .bind(id)
@@ -407,7 +407,7 @@ impl Service {
         }
         let ratings: Vec<(VariantId, f64, f64, f64, i64)> = sqlx::query_as(
             "SELECT variant, rating, deviation, volatility, rated_at FROM ratings
-             WHERE pool = ? AND player = ?",
+             WHERE pool = $1 AND player = $2",
         )
         .bind(&pool)
         .bind(id)
@@ -429,8 +429,8 @@ impl Service {
             let mut changes: Vec<(i64, f64, f64, i64)> = sqlx::query_as(
                 "SELECT c.at, c.before, c.after, g.created_at FROM rating_changes c
                  JOIN games g ON g.id = c.game_id
-                 WHERE c.pool = ? AND c.player = ? AND c.variant = ?
-                 ORDER BY c.at DESC, c.game_id DESC LIMIT ?",
+                 WHERE c.pool = $1 AND c.player = $2 AND c.variant = $3
+                 ORDER BY c.at DESC, c.game_id DESC LIMIT $4",
             )
             .bind(&pool)
             .bind(id)

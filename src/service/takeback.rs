@@ -61,7 +61,7 @@ impl Service {
                 png,
             }));
         }
-        sqlx::query("UPDATE games SET takeback_by = ? WHERE id = ?")
+        sqlx::query("UPDATE games SET takeback_by = $1 WHERE id = $2")
             .bind(me)
             .bind(game)
             .execute(&mut *tx)
@@ -120,9 +120,9 @@ impl Service {
         let (mut tx, mut loaded, asker) = self.open_takeback(who, id, channel).await?;
         // The asker may not ask again for this turn (until a move changes the count).
         sqlx::query(
-            "UPDATE games SET takeback_by = NULL, takeback_declined_by = ?,
+            "UPDATE games SET takeback_by = NULL, takeback_declined_by = $1,
                 takeback_declined_at = move_count
-             WHERE id = ?",
+             WHERE id = $2",
         )
         .bind(asker)
         .bind(loaded.row.id)
@@ -162,7 +162,7 @@ impl Service {
         me: i64,
     ) -> Result<Option<(i64, Vec<String>)>, ServiceError> {
         let moves: Vec<(i64, String, i64)> = sqlx::query_as(
-            "SELECT ply, text, player FROM moves WHERE game_id = ? ORDER BY ply DESC",
+            "SELECT ply, text, player FROM moves WHERE game_id = $1 ORDER BY ply DESC",
         )
         .bind(loaded.row.id)
         .fetch_all(&mut *conn)
@@ -190,13 +190,13 @@ impl Service {
     ) -> Result<(), ServiceError> {
         let id = loaded.row.id;
         let now = self.now();
-        sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply >= ?")
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
             .bind(id)
             .bind(cut)
             .execute(&mut *conn)
             .await?;
         let left: Vec<String> =
-            sqlx::query_scalar("SELECT text FROM moves WHERE game_id = ? ORDER BY ply")
+            sqlx::query_scalar("SELECT text FROM moves WHERE game_id = $1 ORDER BY ply")
                 .bind(id)
                 .fetch_all(&mut *conn)
                 .await?;
@@ -204,10 +204,10 @@ impl Service {
         let position = write_position(game.position());
         let deadline = now + loaded.row.days * DAY;
         let done = sqlx::query(
-            "UPDATE games SET position = ?, move_count = ?, turn_started = ?, deadline = ?,
-                remind_at = ?, reminded = 0, draw_offer = NULL, takeback_by = NULL,
-                takeback_declined_by = NULL, updated_at = ?
-             WHERE id = ? AND move_count = ? AND status = 'active'",
+            "UPDATE games SET position = $1, move_count = $2, turn_started = $3, deadline = $4,
+                remind_at = $5, reminded = 0, draw_offer = NULL, takeback_by = NULL,
+                takeback_declined_by = NULL, updated_at = $6
+             WHERE id = $7 AND move_count = $8 AND status = 'active'",
         )
         .bind(&position)
         .bind(left.len() as i64)

@@ -85,8 +85,8 @@ impl Service {
                     });
                 }
                 sqlx::query(
-                    "UPDATE players SET vacation_since = ?, vacation_used = ?, vacation_year = ?
-                     WHERE id = ?",
+                    "UPDATE players SET vacation_since = $1, vacation_used = $2, vacation_year = $3
+                     WHERE id = $4",
                 )
                 .bind(now)
                 .bind(used)
@@ -118,7 +118,7 @@ impl Service {
     pub async fn vacation_status(&self, who: &Person) -> Result<Vacation, ServiceError> {
         let now = self.now();
         let mut conn = self.pool.acquire().await?;
-        let id: Option<i64> = sqlx::query_scalar("SELECT id FROM players WHERE key = ?")
+        let id: Option<i64> = sqlx::query_scalar("SELECT id FROM players WHERE key = $1")
             .bind(&who.key)
             .fetch_optional(&mut *conn)
             .await?;
@@ -150,7 +150,7 @@ impl Service {
 
     async fn columns(&self, conn: &mut SqliteConnection, id: i64) -> Result<Columns, ServiceError> {
         Ok(sqlx::query_as(
-            "SELECT vacation_since, vacation_used, vacation_year FROM players WHERE id = ?",
+            "SELECT vacation_since, vacation_used, vacation_year FROM players WHERE id = $1",
         )
         .bind(id)
         .fetch_one(&mut *conn)
@@ -195,14 +195,14 @@ impl Service {
         let year = year_of(end);
         let (sql, spent) = if year == year_of(since) {
             (
-                "UPDATE players SET vacation_since = NULL, vacation_used = vacation_used + ?,
-                    vacation_year = ? WHERE id = ?",
+                "UPDATE players SET vacation_since = NULL, vacation_used = vacation_used + $1,
+                    vacation_year = $2 WHERE id = $3",
                 end - since,
             )
         } else {
             (
-                "UPDATE players SET vacation_since = NULL, vacation_used = ?, vacation_year = ?
-                 WHERE id = ?",
+                "UPDATE players SET vacation_since = NULL, vacation_used = $1, vacation_year = $2
+                 WHERE id = $3",
                 end - year_start(year),
             )
         };
@@ -214,7 +214,7 @@ impl Service {
             .await?;
         let games: Vec<(i64, String, String, i64, i64, i64, i64)> = sqlx::query_as(
             "SELECT id, variant, position, attacker, turn_started, deadline, days FROM games
-             WHERE status = 'active' AND (attacker = ?1 OR defender = ?1)",
+             WHERE status = 'active' AND (attacker = $1 OR defender = $1)",
         )
         .bind(id)
         .fetch_all(&mut *conn)
@@ -238,12 +238,14 @@ impl Service {
                 continue;
             }
             let deadline = deadline + waited;
-            sqlx::query("UPDATE games SET deadline = ?, remind_at = ?, reminded = 0 WHERE id = ?")
-                .bind(deadline)
-                .bind(super::deadlines::remind_at(deadline, days as u32))
-                .bind(game)
-                .execute(&mut *conn)
-                .await?;
+            sqlx::query(
+                "UPDATE games SET deadline = $1, remind_at = $2, reminded = 0 WHERE id = $3",
+            )
+            .bind(deadline)
+            .bind(super::deadlines::remind_at(deadline, days as u32))
+            .bind(game)
+            .execute(&mut *conn)
+            .await?;
         }
         Ok(())
     }
@@ -254,7 +256,7 @@ impl Service {
     pub async fn set_direct_messages(&self, who: &Person, on: bool) -> Result<(), ServiceError> {
         let mut tx = self.write().await?;
         let id = self.player_id(&mut tx, who).await?;
-        sqlx::query("UPDATE players SET dm = ? WHERE id = ?")
+        sqlx::query("UPDATE players SET dm = $1 WHERE id = $2")
             .bind(on)
             .bind(id)
             .execute(&mut *tx)
@@ -265,7 +267,7 @@ impl Service {
 
     /// Whether `who` has asked for direct messages.
     pub async fn wants_direct_messages(&self, who: &Person) -> Result<bool, ServiceError> {
-        let on: Option<bool> = sqlx::query_scalar("SELECT dm FROM players WHERE key = ?")
+        let on: Option<bool> = sqlx::query_scalar("SELECT dm FROM players WHERE key = $1")
             .bind(&who.key)
             .fetch_optional(&self.pool)
             .await?;

@@ -24,7 +24,7 @@ impl Service {
 
     /// Records the thread a game is played in, or that it has none any more.
     pub async fn set_thread(&self, id: i64, thread: Option<&str>) -> Result<(), ServiceError> {
-        let done = sqlx::query("UPDATE games SET thread = ? WHERE id = ?")
+        let done = sqlx::query("UPDATE games SET thread = $1 WHERE id = $2")
             .bind(thread)
             .bind(id)
             .execute(&self.pool)

@@ -121,7 +121,7 @@ async fn a_random_side_is_drawn_when_the_challenge_is_made_and_kept() {
             .await
             .unwrap();
         let drawn: Option<bool> =
-            sqlx::query_scalar("SELECT challenger_attacks FROM challenges WHERE id = ?")
+            sqlx::query_scalar("SELECT challenger_attacks FROM challenges WHERE id = $1")
                 .bind(c.id)
                 .fetch_one(svc.pool())
                 .await

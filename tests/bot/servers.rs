@@ -85,7 +85,7 @@ async fn a_nickname_stays_in_its_server_and_a_profile_of_someone_else_is_private
         "{}",
         own.content()
     );
-    let name: String = sqlx::query_scalar("SELECT name FROM players WHERE key = ?")
+    let name: String = sqlx::query_scalar("SELECT name FROM players WHERE key = $1")
         .bind(ALICE.id.to_string())
         .fetch_one(h.service.pool())
         .await

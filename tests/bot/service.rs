@@ -113,7 +113,7 @@ async fn a_broken_game_is_set_aside_and_the_others_go_on() {
         .await
         .unwrap();
     svc.play(&alice(), Some(fine), None, "d1-d3").await.unwrap();
-    sqlx::query("UPDATE moves SET text = 'k1-k9' WHERE game_id = ?")
+    sqlx::query("UPDATE moves SET text = 'k1-k9' WHERE game_id = $1")
         .bind(broken)
         .execute(svc.pool())
         .await
@@ -129,7 +129,7 @@ async fn a_broken_game_is_set_aside_and_the_others_go_on() {
             .starts_with(&format!("game #{broken} could not be loaded")),
         "{err}"
     );
-    let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = ?")
+    let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
         .bind(broken)
         .fetch_one(svc.pool())
         .await
@@ -243,7 +243,7 @@ async fn a_failing_notice_is_retried_less_and_less_often_then_given_up_and_prune
             svc.pending_notices().await.unwrap().is_empty(),
             "not due at once"
         );
-        let next: i64 = sqlx::query_scalar("SELECT next_try_at FROM notices WHERE id = ?")
+        let next: i64 = sqlx::query_scalar("SELECT next_try_at FROM notices WHERE id = $1")
             .bind(notice.id)
             .fetch_one(svc.pool())
             .await
@@ -260,7 +260,7 @@ async fn a_failing_notice_is_retried_less_and_less_often_then_given_up_and_prune
     // Kept a while for the record, then forgotten with old challenges.
     clock.advance(KEPT_FOR + taflbot::service::CHALLENGE_LIFETIME);
     svc.sweep().await.unwrap();
-    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM notices WHERE id = ?")
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM notices WHERE id = $1")
         .bind(notice.id)
         .fetch_one(svc.pool())
         .await

@@ -254,7 +254,7 @@ impl Harness {
     }
 
     pub async fn moves_stored(&self, game: i64) -> i64 {
-        sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = ?")
+        sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
             .bind(game)
             .fetch_one(self.service.pool())
             .await
@@ -263,7 +263,7 @@ impl Harness {
 
     /// Replaces a fresh game's start position (the service replays from it).
     pub async fn set_start(&self, game: i64, position: &str) {
-        sqlx::query("UPDATE games SET start = ?, position = ? WHERE id = ? AND move_count = 0")
+        sqlx::query("UPDATE games SET start = $1, position = $2 WHERE id = $3 AND move_count = 0")
             .bind(position)
             .bind(position)
             .bind(game)

@@ -23,7 +23,7 @@ async fn game_after(svc: &Service, moves: &[&str]) -> i64 {
 }
 
 async fn stored_moves(svc: &Service, game: i64) -> Vec<String> {
-    sqlx::query_scalar("SELECT text FROM moves WHERE game_id = ? ORDER BY ply")
+    sqlx::query_scalar("SELECT text FROM moves WHERE game_id = $1 ORDER BY ply")
         .bind(game)
         .fetch_all(svc.pool())
         .await

@@ -27,7 +27,7 @@ async fn service(url: &str) -> Service {
 }
 
 async fn moves_stored(svc: &Service, game: i64) -> i64 {
-    sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = ?")
+    sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
         .bind(game)
         .fetch_one(svc.pool())
         .await

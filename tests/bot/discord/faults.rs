@@ -259,7 +259,7 @@ async fn a_notice_refused_for_good_is_given_up_not_retried_forever() {
     // The reminder is tried (the thread, then the channel), then given up.
     until("the notice to be given up", || async {
         let given_up: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM notices WHERE game_id = ? AND given_up_at IS NOT NULL",
+            "SELECT COUNT(*) FROM notices WHERE game_id = $1 AND given_up_at IS NOT NULL",
         )
         .bind(game)
         .fetch_one(h.service.pool())

@@ -165,11 +165,17 @@ pub async fn migrate_up_to(pool: &SqlitePool, last: i64) -> Result<(), StoreErro
             continue;
         }
         sqlx::raw_sql(sql).execute(&mut *tx).await?;
-        sqlx::query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, strftime('%s','now'))")
-            .bind(version)
-            .bind(name)
-            .execute(&mut *tx)
-            .await?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        sqlx::query(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+        )
+        .bind(version)
+        .bind(name)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
     }
     Ok(())

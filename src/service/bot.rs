@@ -12,6 +12,7 @@ use sqlx::SqliteConnection;
 
 use super::challenges::{self, Terms};
 use super::load::Loaded;
+use super::rows::Flag;
 use super::thinking::HintPlace;
 use super::{Delivery, GameView, News, Notice, Person, Service, ServiceError, DAY};
 use crate::engine::{self, Settings, Step, LEVELS};
@@ -135,7 +136,7 @@ impl Service {
         .bind(now)
         .bind(now)
         .bind(level as i64)
-        .bind(!human_attacks)
+        .bind(Flag(!human_attacks))
         .fetch_one(&mut *tx)
         .await?;
         let loaded = self.load(&mut tx, id).await?;
@@ -156,7 +157,7 @@ impl Service {
 
     /// The games where the bot is to move.
     pub async fn bot_games_due(&self) -> Result<Vec<i64>, ServiceError> {
-        let rows: Vec<(i64, String, bool)> = sqlx::query_as(
+        let rows: Vec<(i64, String, Flag)> = sqlx::query_as(
             "SELECT id, position, bot_attacks FROM games
              WHERE status = 'active' AND bot_level IS NOT NULL ORDER BY updated_at",
         )
@@ -167,7 +168,7 @@ impl Service {
             .filter(|(_, position, bot_attacks)| {
                 // The side letter of the stored position: attackers (`a`) or Red (`r`).
                 let attackers = matches!(position.split_whitespace().nth(1), Some("a" | "r"));
-                attackers == *bot_attacks
+                attackers == bot_attacks.0
             })
             .map(|(id, _, _)| id)
             .collect())

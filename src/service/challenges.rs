@@ -4,7 +4,7 @@
 use sqlx::SqliteConnection;
 
 use super::load::Loaded;
-use super::rows::{ChallengeRow, ChallengeStatus, SideChoice, CHALLENGE_SELECT};
+use super::rows::{ChallengeRow, ChallengeStatus, Flag, SideChoice, CHALLENGE_SELECT};
 use super::{Challenge, GameView, Person, Service, ServiceError, DAY};
 use crate::rules::{write_position, Side, Variant};
 
@@ -95,7 +95,7 @@ impl From<&ChallengeRow> for Challenge {
             expires_at: r.expires_at,
             challenger: Person::new(&r.challenger_key, &r.challenger_name),
             challenged: Person::new(&r.challenged_key, &r.challenged_name),
-            rated: r.rated,
+            rated: r.rated.0,
             continued: r
                 .from_moves
                 .as_deref()
@@ -162,13 +162,13 @@ impl Service {
         .bind(b)
         .bind(variant.id)
         .bind(side)
-        .bind(challenger_attacks)
+        .bind(Flag(challenger_attacks))
         .bind(days as i64)
         .bind(self.scope.guild())
         .bind(channel)
         .bind(now)
         .bind(expires_at)
-        .bind(rated)
+        .bind(Flag(rated))
         .bind(terms.from)
         .fetch_one(&mut *tx)
         .await?;
@@ -317,7 +317,7 @@ impl Service {
             .await?;
         // Drawn when the challenge was made; a challenge from before that was kept draws now.
         let challenger_attacks = match (c.challenger_attacks, c.side) {
-            (Some(attacks), _) => attacks,
+            (Some(attacks), _) => attacks.0,
             (None, SideChoice::Attackers) => true,
             (None, SideChoice::Defenders) => false,
             (None, SideChoice::Random) => coin()?,
@@ -346,7 +346,7 @@ impl Service {
             "INSERT INTO games (variant, start, attacker, defender, days, guild, channel, thread,
                                 position, turn_started, deadline, remind_at, created_at, updated_at,
                                 rated, move_count, imported)
-             SELECT $1, $2, $3, $4, $5, guild, channel, $6, $7, $8, $9, $10, $11, $12, rated AND $13 = 0, $14, $15
+             SELECT $1, $2, $3, $4, $5, guild, channel, $6, $7, $8, $9, $10, $11, $12, CASE WHEN rated <> 0 AND $13 = 0 THEN 1 ELSE 0 END, $14, $15
              FROM challenges WHERE id = $16
              RETURNING id",
         )

@@ -5,7 +5,7 @@
 use sqlx::{FromRow, SqliteConnection};
 
 use super::load::Loaded;
-use super::rows::{GameResult, GameRow, GAME_SELECT};
+use super::rows::{Flag, GameResult, GameRow, GAME_SELECT};
 use super::{Delivery, News, Notice, Service, ServiceError, DAY};
 use crate::rules::parse_position;
 
@@ -110,7 +110,7 @@ impl Service {
         let outcome = loaded.game.outcome();
         let result = GameResult::of(&loaded.row.variant, outcome);
         // A player who never moved loses, but a game before a turn each is not rated.
-        let rated = loaded.row.rated && loaded.both_sides_moved();
+        let rated = loaded.row.rated.0 && loaded.both_sides_moved();
         let done = sqlx::query(
             "UPDATE games SET status = 'finished', result = $1, reason = $2, rated = $3, updated_at = $4,
                 draw_offer = NULL
@@ -118,7 +118,7 @@ impl Service {
         )
         .bind(result)
         .bind(outcome.map(|o| o.reason))
-        .bind(rated)
+        .bind(Flag(rated))
         .bind(now)
         .bind(id)
         .bind(now)
@@ -129,7 +129,7 @@ impl Service {
         }
         loaded.row.status = super::rows::GameStatus::Finished;
         loaded.row.result = result;
-        loaded.row.rated = rated;
+        loaded.row.rated = Flag(rated);
         self.rate(tx, &mut loaded.row, now).await?;
         let late = loaded.row.player(late);
         Ok(Some(self.notice(tx, id, &News::Timeout { late }).await?))

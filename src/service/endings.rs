@@ -4,7 +4,7 @@
 use sqlx::SqliteConnection;
 
 use super::load::Loaded;
-use super::rows::{GameResult, GameStatus};
+use super::rows::{Flag, GameResult, GameStatus};
 use super::{GameNews, News, Person, Service, ServiceError};
 use crate::rules::Reason;
 
@@ -182,7 +182,7 @@ impl Service {
             outcome = None;
             result = GameResult::Aborted;
         }
-        let rated = loaded.row.rated && !early;
+        let rated = loaded.row.rated.0 && !early;
         let done = sqlx::query(
             "UPDATE games SET status = 'finished', result = $1, reason = $2, draw_offer = NULL,
                 rated = $3, updated_at = $4
@@ -190,7 +190,7 @@ impl Service {
         )
         .bind(result)
         .bind(outcome.map(|o| o.reason))
-        .bind(rated)
+        .bind(Flag(rated))
         .bind(self.now())
         .bind(loaded.row.id)
         .execute(&mut *conn)
@@ -198,7 +198,7 @@ impl Service {
         let done = done.rows_affected() == 1;
         loaded.row.status = GameStatus::Finished;
         loaded.row.result = result;
-        loaded.row.rated = rated;
+        loaded.row.rated = Flag(rated);
         loaded.row.draw_offer = None;
         if done {
             self.rate(conn, &mut loaded.row, self.now()).await?;

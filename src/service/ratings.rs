@@ -9,7 +9,7 @@
 
 use sqlx::{FromRow, SqliteConnection};
 
-use super::rows::{GameResult, GameRow, VariantId};
+use super::rows::{Flag, GameResult, GameRow, VariantId};
 use super::{Person, Scope, Service, ServiceError, DAY};
 use crate::rating::{self, Rating};
 use crate::render::{rating_chart, Series, Theme};
@@ -114,7 +114,7 @@ impl Service {
         row: &mut GameRow,
         now: i64,
     ) -> Result<(), ServiceError> {
-        if !row.rated || row.bot().is_some() {
+        if !row.rated.0 || row.bot().is_some() {
             return Ok(());
         }
         let winner = match row.result {
@@ -140,8 +140,8 @@ impl Service {
                 .bind(row.id)
                 .execute(&mut *conn)
                 .await?;
-            row.rated = false;
-            row.pair_limited = true;
+            row.rated = Flag(false);
+            row.pair_limited = Flag(true);
             return Ok(());
         }
         let advantage = self.advantage(conn, row.variant.0, Some(row.id)).await?;
@@ -363,11 +363,12 @@ impl Service {
         };
         let player = Person::new(&who.key, name);
         // Results by variant, side and result, over the games of the pool.
-        let results: Vec<(VariantId, bool, GameResult, i64)> = sqlx::query_as(
-            "SELECT variant, attacker = $1 AS attacks, result, COUNT(*) FROM games
+        let results: Vec<(VariantId, Flag, GameResult, i64)> = sqlx::query_as(
+            "SELECT variant, CASE WHEN attacker = $1 THEN 1 ELSE 0 END AS attacks, result, COUNT(*)
+             FROM games
              WHERE (attacker = $1 OR defender = $1) AND status = 'finished'
                AND result NOT IN ('aborted', 'ongoing') AND COALESCE(guild, '') = $2
-             GROUP BY variant, attacks, result",
+             GROUP BY variant, CASE WHEN attacker = $1 THEN 1 ELSE 0 END, result",
         )
         .bind(id)
         .bind(&pool)
@@ -388,6 +389,7 @@ impl Service {
             list.last_mut().expect("just pushed")
         }
         for (variant, attacks, result, n) in results {
+            let attacks = attacks.0;
             let s = standing(&mut standings, variant.0);
             let side = if attacks {
                 Side::Attackers

@@ -3,14 +3,13 @@
 
 use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
-use sqlx::sqlite::{Sqlite, SqliteTypeInfo, SqliteValueRef};
+use sqlx::Database;
 
 use super::{Person, RatingChange};
 use crate::rules::{BySide, Family, Outcome, Reason, Side, Variant};
 
 /// Where a game stands in the database.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameStatus {
     Active,
     Finished,
@@ -19,8 +18,7 @@ pub enum GameStatus {
 }
 
 /// How a game ended, as stored (the names of the record's `Result` tag).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
     Ongoing,
     AttackersWon,
@@ -32,7 +30,41 @@ pub enum GameResult {
     Aborted,
 }
 
+impl GameStatus {
+    /// As stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Broken => "broken",
+        }
+    }
+}
+
 impl GameResult {
+    const ALL: [GameResult; 7] = [
+        GameResult::Ongoing,
+        GameResult::AttackersWon,
+        GameResult::DefendersWon,
+        GameResult::GoldWon,
+        GameResult::RedWon,
+        GameResult::Draw,
+        GameResult::Aborted,
+    ];
+
+    /// As stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::Ongoing => "ongoing",
+            GameResult::AttackersWon => "attackers_won",
+            GameResult::DefendersWon => "defenders_won",
+            GameResult::GoldWon => "gold_won",
+            GameResult::RedWon => "red_won",
+            GameResult::Draw => "draw",
+            GameResult::Aborted => "aborted",
+        }
+    }
+
     pub fn of(v: &Variant, outcome: Option<Outcome>) -> GameResult {
         let standard = v.family == Family::SaveTheStandard;
         match outcome {
@@ -59,8 +91,7 @@ impl GameResult {
 }
 
 /// Where a challenge stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChallengeStatus {
     Open,
     Accepted,
@@ -88,8 +119,7 @@ impl ChallengeStatus {
 }
 
 /// The side a challenger asks for.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, sqlx::Type)]
-#[sqlx(rename_all = "lowercase")]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SideChoice {
     Attackers,
     Defenders,
@@ -127,31 +157,43 @@ impl std::fmt::Display for SideChoice {
 }
 
 /// Implements sqlx's column traits for a type stored as its text name.
+/// A column of text read into a type of ours and written back, on any database whose text sqlx
+/// reads and writes: `$write` gives the stored text, `$read` reads it (`None`: not one of ours,
+/// which is an error naming the type).
 macro_rules! text_column {
     ($ty:ty, $write:expr, $read:expr) => {
-        impl sqlx::Type<Sqlite> for $ty {
-            fn type_info() -> SqliteTypeInfo {
-                <str as sqlx::Type<Sqlite>>::type_info()
+        impl<DB: Database> sqlx::Type<DB> for $ty
+        where
+            str: sqlx::Type<DB>,
+        {
+            fn type_info() -> DB::TypeInfo {
+                <str as sqlx::Type<DB>>::type_info()
             }
 
-            fn compatible(ty: &SqliteTypeInfo) -> bool {
-                <str as sqlx::Type<Sqlite>>::compatible(ty)
+            fn compatible(ty: &DB::TypeInfo) -> bool {
+                <str as sqlx::Type<DB>>::compatible(ty)
             }
         }
 
-        impl<'q> sqlx::Encode<'q, Sqlite> for $ty {
+        impl<'q, DB: Database> sqlx::Encode<'q, DB> for $ty
+        where
+            &'q str: sqlx::Encode<'q, DB>,
+        {
             fn encode_by_ref(
                 &self,
-                buf: &mut <Sqlite as sqlx::Database>::ArgumentBuffer<'q>,
+                buf: &mut <DB as Database>::ArgumentBuffer<'q>,
             ) -> Result<IsNull, BoxDynError> {
                 let write: fn(&$ty) -> &'static str = $write;
-                <&str as sqlx::Encode<'q, Sqlite>>::encode(write(self), buf)
+                <&str as sqlx::Encode<'q, DB>>::encode(write(self), buf)
             }
         }
 
-        impl<'r> sqlx::Decode<'r, Sqlite> for $ty {
-            fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
-                let text = <&str as sqlx::Decode<'r, Sqlite>>::decode(value)?;
+        impl<'r, DB: Database> sqlx::Decode<'r, DB> for $ty
+        where
+            &'r str: sqlx::Decode<'r, DB>,
+        {
+            fn decode(value: <DB as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
+                let text = <&str as sqlx::Decode<'r, DB>>::decode(value)?;
                 let read: fn(&str) -> Option<$ty> = $read;
                 read(text).ok_or_else(|| {
                     format!("unknown {} {text:?}", stringify!($ty).to_ascii_lowercase()).into()
@@ -159,6 +201,78 @@ macro_rules! text_column {
             }
         }
     };
+}
+
+text_column!(GameStatus, |s| s.as_str(), |t| [
+    GameStatus::Active,
+    GameStatus::Finished,
+    GameStatus::Broken
+]
+.into_iter()
+.find(|s| s.as_str() == t));
+text_column!(GameResult, |r| r.as_str(), |t| GameResult::ALL
+    .into_iter()
+    .find(|r| r.as_str() == t));
+text_column!(ChallengeStatus, |s| s.as_str(), |t| [
+    ChallengeStatus::Open,
+    ChallengeStatus::Accepted,
+    ChallengeStatus::Declined,
+    ChallengeStatus::Withdrawn,
+    ChallengeStatus::Expired
+]
+.into_iter()
+.find(|s| s.as_str() == t));
+text_column!(SideChoice, |s| s.as_str(), |t| [
+    SideChoice::Attackers,
+    SideChoice::Defenders,
+    SideChoice::Random
+]
+.into_iter()
+.find(|s| s.as_str() == t));
+
+/// A yes-or-no column, stored as an integer (0 or 1) on every database: SQLite has no other, and
+/// an integer reads the same through each of sqlx's drivers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag(pub bool);
+
+impl From<Flag> for bool {
+    fn from(f: Flag) -> bool {
+        f.0
+    }
+}
+
+impl<DB: Database> sqlx::Type<DB> for Flag
+where
+    i64: sqlx::Type<DB>,
+{
+    fn type_info() -> DB::TypeInfo {
+        <i64 as sqlx::Type<DB>>::type_info()
+    }
+
+    fn compatible(ty: &DB::TypeInfo) -> bool {
+        <i64 as sqlx::Type<DB>>::compatible(ty)
+    }
+}
+
+impl<'r, DB: Database> sqlx::Decode<'r, DB> for Flag
+where
+    i64: sqlx::Decode<'r, DB>,
+{
+    fn decode(value: <DB as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
+        Ok(Flag(<i64 as sqlx::Decode<'r, DB>>::decode(value)? != 0))
+    }
+}
+
+impl<'q, DB: Database> sqlx::Encode<'q, DB> for Flag
+where
+    i64: sqlx::Encode<'q, DB>,
+{
+    fn encode_by_ref(
+        &self,
+        buf: &mut <DB as Database>::ArgumentBuffer<'q>,
+    ) -> Result<IsNull, BoxDynError> {
+        <i64 as sqlx::Encode<'q, DB>>::encode(i64::from(self.0), buf)
+    }
 }
 
 text_column!(Reason, |r| r.as_str(), |s: &str| s.parse().ok());
@@ -220,12 +334,12 @@ pub struct GameRow {
     /// The engine's level in a game against it.
     pub bot_level: Option<i64>,
     /// Whether the engine plays the attackers, in a game against it.
-    pub bot_attacks: Option<bool>,
+    pub bot_attacks: Option<Flag>,
     /// Whether the result changes the players' ratings.
-    pub rated: bool,
+    pub rated: Flag,
     /// The result would have been rated, but the pair had had as many rated results in a day
     /// as count.
-    pub pair_limited: bool,
+    pub pair_limited: Flag,
     /// The player who asked to take back their last turn, until the opponent answers.
     pub takeback_by: Option<i64>,
     /// The player whose last takeback request was declined, and the moves the game had then.
@@ -247,7 +361,7 @@ impl GameRow {
     /// In a game against the engine: the side it plays and its level.
     pub fn bot(&self) -> Option<(Side, u8)> {
         let level = self.bot_level?;
-        let side = if self.bot_attacks? {
+        let side = if self.bot_attacks?.0 {
             Side::Attackers
         } else {
             Side::Defenders
@@ -323,12 +437,12 @@ pub struct ChallengeRow {
     pub variant: VariantId,
     pub side: SideChoice,
     /// The side drawn for the challenger when the challenge was made.
-    pub challenger_attacks: Option<bool>,
+    pub challenger_attacks: Option<Flag>,
     pub days: i64,
     pub guild: Option<String>,
     pub expires_at: i64,
     pub status: ChallengeStatus,
-    pub rated: bool,
+    pub rated: Flag,
     /// The record or move list a game is to continue from.
     pub from_moves: Option<String>,
     pub challenger: i64,

@@ -52,6 +52,14 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
 ];
 
+/// PostgreSQL's migrations, by version: a new database begins with the whole schema at version 10,
+/// and each later version adds a file here beside SQLite's.
+const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[(
+    10,
+    "schema",
+    include_str!("../migrations/postgres/0010_schema.sql"),
+)];
+
 /// Why the database could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -179,4 +187,50 @@ pub async fn migrate_up_to(pool: &SqlitePool, last: i64) -> Result<(), StoreErro
         tx.commit().await?;
     }
     Ok(())
+}
+
+/// Brings a PostgreSQL database's schema up to date, in one transaction under an advisory lock:
+/// two processes starting on a new database apply each migration once, the second finding the
+/// first's work done.
+pub async fn migrate_postgres(pool: &sqlx::PgPool) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await?;
+    // The lock's key is arbitrary but fixed: "taflbot" in ASCII, read as a number.
+    sqlx::query("SELECT pg_advisory_xact_lock(32758189831384948)")
+        .execute(&mut *tx)
+        .await?;
+    sqlx::raw_sql(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+            version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
+    )
+    .execute(&mut *tx)
+    .await?;
+    let applied: Vec<i64> = sqlx::query_scalar("SELECT version FROM schema_migrations")
+        .fetch_all(&mut *tx)
+        .await?;
+    let known = POSTGRES_MIGRATIONS.last().map_or(0, |m| m.0);
+    if let Some(&found) = applied.iter().max().filter(|n| **n > known) {
+        return Err(StoreError::TooNew { found, known });
+    }
+    for (version, name, sql) in POSTGRES_MIGRATIONS {
+        if applied.contains(version) {
+            continue;
+        }
+        sqlx::raw_sql(sql).execute(&mut *tx).await?;
+        sqlx::query(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+        )
+        .bind(version)
+        .bind(name)
+        .bind(unix_now())
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }

@@ -35,3 +35,130 @@ async fn a_throwaway_postgres_gives_each_test_a_database_of_its_own() {
     first.close().await;
     second.close().await;
 }
+
+/// The columns of each table, with whether they may be NULL, sorted.
+type Columns = Vec<(String, String, bool)>;
+
+async fn sqlite_columns() -> Columns {
+    let pool = taflbot::store::open(":memory:").await.unwrap();
+    let tables: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let mut columns = Vec::new();
+    for table in tables {
+        let rows: Vec<(String, i64, i64)> = sqlx::query_as(&format!(
+            "SELECT name, \"notnull\", pk FROM pragma_table_info('{table}')"
+        ))
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        for (name, not_null, pk) in rows {
+            // A primary key's column is never NULL, whatever SQLite's table says.
+            columns.push((table.clone(), name, not_null == 0 && pk == 0));
+        }
+    }
+    columns.sort();
+    columns
+}
+
+#[tokio::test]
+async fn postgres_has_the_schema_sqlite_has_and_migrates_once_from_two_processes() {
+    let Some(pg) = throwaway_pg::cluster() else {
+        return;
+    };
+    let url = pg.database();
+    let (one, two) = (
+        PgPool::connect(&url).await.unwrap(),
+        PgPool::connect(&url).await.unwrap(),
+    );
+    // Two processes starting at once on a new database.
+    let (a, b) = tokio::join!(
+        taflbot::store::migrate_postgres(&one),
+        taflbot::store::migrate_postgres(&two)
+    );
+    a.unwrap();
+    b.unwrap();
+    taflbot::store::migrate_postgres(&one).await.unwrap();
+    let versions: Vec<i64> = sqlx::query_scalar("SELECT version FROM schema_migrations")
+        .fetch_all(&one)
+        .await
+        .unwrap();
+    assert_eq!(versions, [10]);
+    let rows: Vec<(String, String, String)> = sqlx::query_as(
+        "SELECT table_name::TEXT, column_name::TEXT, is_nullable::TEXT
+         FROM information_schema.columns WHERE table_schema = 'public'",
+    )
+    .fetch_all(&one)
+    .await
+    .unwrap();
+    let mut columns: Columns = rows
+        .into_iter()
+        .map(|(t, c, nullable)| (t, c, nullable == "YES"))
+        .collect();
+    columns.sort();
+    assert_eq!(columns, sqlite_columns().await);
+    one.close().await;
+    two.close().await;
+}
+
+#[tokio::test]
+async fn stored_names_read_back_through_sqlxs_any_driver_on_both_engines() {
+    use sqlx::any::AnyPoolOptions;
+    use taflbot::service::{ChallengeStatus, GameResult, GameStatus, SideChoice};
+    sqlx::any::install_default_drivers();
+    let mut urls = vec!["sqlite::memory:".to_string()];
+    if let Some(pg) = throwaway_pg::cluster() {
+        urls.push(pg.database());
+    }
+    for url in urls {
+        let pool = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect(&url)
+            .await
+            .unwrap();
+        sqlx::raw_sql("CREATE TABLE names (status TEXT, result TEXT, side TEXT, challenge TEXT)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        let written = (
+            GameStatus::Finished,
+            GameResult::DefendersWon,
+            SideChoice::Random,
+            ChallengeStatus::Withdrawn,
+        );
+        sqlx::query("INSERT INTO names VALUES ($1, $2, $3, $4)")
+            .bind(written.0)
+            .bind(written.1)
+            .bind(written.2)
+            .bind(written.3)
+            .execute(&pool)
+            .await
+            .unwrap();
+        let read: (GameStatus, GameResult, SideChoice, ChallengeStatus) =
+            sqlx::query_as("SELECT status, result, side, challenge FROM names")
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+        assert_eq!(read, written, "{url}");
+        let stored: String = sqlx::query_scalar("SELECT result FROM names")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(stored, "defenders_won");
+        // A name that is none of ours is an error that says which.
+        sqlx::query("UPDATE names SET status = 'lost'")
+            .execute(&pool)
+            .await
+            .unwrap();
+        let bad = sqlx::query_scalar::<_, GameStatus>("SELECT status FROM names")
+            .fetch_one(&pool)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(bad.contains("unknown gamestatus \"lost\""), "{url}: {bad}");
+        pool.close().await;
+    }
+}

@@ -10,8 +10,7 @@ mod fake_discord;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fake_discord::{s, Fake, Member, Opt, GUILD};
-use taflbot::discord::Config;
+use fake_discord::{s, Fake, Member, Opt};
 use taflbot::notation::write_move;
 use taflbot::rules::random::{play_random, Rng};
 use taflbot::rules::{Game, Variant};
@@ -75,16 +74,7 @@ async fn run(dir: &std::path::Path) {
         }
     }
 
-    let mut config = Config::new("fake.bot.token");
-    config.api_base = Some(fake.http_url.clone());
-    config.guild_id = Some(GUILD);
-    let bot = taflbot::discord::start(config, service.clone())
-        .await
-        .unwrap();
-    fake.registered().await;
-    while fake.identifies() == 0 {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let bot = fake.connect(fake.config(), service.clone()).await;
     // Warm up: one board per game (fills the bot's memory of replayed games, opens connections).
     for t in sets.iter().flatten() {
         fake.ask(fake.slash(t.players[0], t.thread, "board", &[("game", Opt::Int(t.id))]))

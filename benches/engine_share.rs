@@ -15,8 +15,7 @@ mod fake_discord;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fake_discord::{s, Call, Fake, Member, Opt, GUILD};
-use taflbot::discord::Config;
+use fake_discord::{s, Call, Fake, Member, Opt};
 use taflbot::service::{Person, Service, SideChoice, SystemClock, Terms};
 
 const ROUNDS: usize = 5;
@@ -162,16 +161,7 @@ async fn run(dir: &std::path::Path) {
         hinters.push((Member::numbered(i), game, thread));
     }
 
-    let mut config = Config::new("fake.bot.token");
-    config.api_base = Some(fake.http_url.clone());
-    config.guild_id = Some(GUILD);
-    let bot = taflbot::discord::start(config, service.clone())
-        .await
-        .unwrap();
-    fake.registered().await;
-    while fake.identifies() == 0 {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let bot = fake.connect(fake.config(), service.clone()).await;
 
     let mut quiet = Vec::new();
     for _ in 0..ROUNDS {

@@ -12,7 +12,7 @@ use taflbot::discord::{Config, Running};
 use taflbot::service::{Person, Service, SideChoice, TestClock};
 use taflbot::store;
 
-use crate::fake_discord::{self, s, Fake, Member, Opt, GUILD};
+use crate::fake_discord::{self, s, Fake, Member, Opt};
 
 /// The test clock's usual start.
 pub const T0: i64 = 1_800_000_000;
@@ -163,9 +163,7 @@ impl Harness {
     }
 
     fn config(&self) -> Config {
-        let mut config = Config::new("fake.bot.token");
-        config.api_base = Some(self.fake.http_url.clone());
-        config.guild_id = Some(GUILD);
+        let mut config = self.fake.config();
         config.answers = quick();
         config.posts = quick();
         config.sweep_every = Duration::from_millis(100);
@@ -174,15 +172,8 @@ impl Harness {
 
     /// Starts a bot (a new serenity client) on the database and waits until it is ready.
     pub async fn connect(&mut self) {
-        let before = self.fake.identifies();
-        let bot = taflbot::discord::start(self.config(), self.service.clone())
-            .await
-            .expect("the bot starts");
+        let bot = self.fake.connect(self.config(), self.service.clone()).await;
         self.bot = Some(bot);
-        self.fake.registered().await;
-        while self.fake.identifies() == before {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
     }
 
     /// Stops the bot and starts a new one on the same database file.

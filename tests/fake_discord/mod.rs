@@ -339,6 +339,32 @@ impl Fake {
         }
     }
 
+    /// The bot's configuration for this fake: its REST address and the fake guild.
+    pub fn config(&self) -> taflbot::discord::Config {
+        let mut config = taflbot::discord::Config::new("fake.bot.token");
+        config.api_base = Some(self.http_url.clone());
+        config.guild_id = Some(GUILD);
+        config
+    }
+
+    /// Starts the real bot on `service` with `config`, and waits until it has registered its
+    /// commands and identified on the gateway.
+    pub async fn connect(
+        &self,
+        config: taflbot::discord::Config,
+        service: taflbot::service::Service,
+    ) -> taflbot::discord::Running {
+        let before = self.identifies();
+        let bot = taflbot::discord::start(config, service)
+            .await
+            .expect("the bot starts");
+        self.registered().await;
+        while self.identifies() == before {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        bot
+    }
+
     /// Waits for the bot to register its commands.
     pub async fn registered(&self) -> Call {
         self.wait_call("the command registration", |c| {

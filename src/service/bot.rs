@@ -199,15 +199,15 @@ impl Service {
             (loaded.game, level, loaded.row.move_count)
         };
         let seed = id as u64 ^ (count as u64) << 32;
-        let searched = game.clone();
+        let searched = game.turns().to_vec();
         let thought = self
             .thinking
-            .turn(move || engine::think(&searched, &Settings::level(level, seed)))
+            .turn(move || engine::think(&game, &Settings::level(level, seed)))
             .await?
             .map_err(|e| ServiceError::Internal(e.to_string()))?;
         Ok(Some(BotThought {
             game: id,
-            searched: game.turns().to_vec(),
+            searched,
             turn: thought.turn,
         }))
     }

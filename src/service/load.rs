@@ -37,18 +37,24 @@ impl Loaded {
         Err(ServiceError::GameOver(self.row.id, how))
     }
 
+    /// The turns played in this game itself, after the moves of a record it was continued from.
+    fn own_turns(&self) -> impl Iterator<Item = &crate::rules::Turn> {
+        let imported = usize::try_from(self.row.imported).unwrap_or(0);
+        let mut ply = 0;
+        self.game.turns().iter().filter(move |turn| {
+            let own = ply >= imported;
+            ply += turn.moves.len();
+            own
+        })
+    }
+
     /// Whether each side has made a turn of its own in this game (the moves of a record it was
     /// continued from do not count). A game that ends before is not rated, and a resignation or
     /// an agreed draw then calls it off: nothing was played to win, lose or share.
     pub fn both_sides_moved(&self) -> bool {
-        let imported = usize::try_from(self.row.imported).unwrap_or(0);
-        let mut ply = 0;
         let mut moved = BySide::new(false, false);
-        for turn in self.game.turns() {
-            if ply >= imported && !turn.moves.is_empty() {
-                moved[turn.side] = true;
-            }
-            ply += turn.moves.len();
+        for turn in self.own_turns().filter(|t| !t.moves.is_empty()) {
+            moved[turn.side] = true;
         }
         moved.attackers && moved.defenders
     }
@@ -58,17 +64,11 @@ impl Loaded {
     ///
     /// [`Position::hash`]: crate::rules::Position::hash
     pub fn first_own_position(&self) -> Option<u64> {
-        let imported = usize::try_from(self.row.imported).ok().filter(|&n| n > 0)?;
-        let mut ply = 0;
-        for turn in self.game.turns() {
-            if ply >= imported {
-                if let Some(first) = turn.moves.first() {
-                    return Some(first.before_hash);
-                }
-            }
-            ply += turn.moves.len();
+        if self.row.imported <= 0 {
+            return None;
         }
-        Some(self.game.position().hash())
+        let first = self.own_turns().find_map(|t| t.moves.first());
+        Some(first.map_or_else(|| self.game.position().hash(), |m| m.before_hash))
     }
 
     /// Whether the game is going on and its player to move ran out of time (their clocks do not

@@ -1,14 +1,81 @@
-//! The SQLite database: opening it (WAL, foreign keys), and the migrations in `migrations/`,
-//! embedded in the binary and applied in order at start-up.
+//! The database: SQLite (a file, the embedded default) or PostgreSQL (a `postgres://` URL), both
+//! through sqlx's `Any` driver, so that the use cases have one code path and one set of portable
+//! SQL; and the migrations, embedded in the binary and applied in order at start-up.
+//!
+//! Why `Any` and not a store generic over the database: the use cases are many and small, each a
+//! few statements in one transaction, and the two engines differ in very little SQL that the
+//! service writes (the placeholders are `$N` on both, checked by a test over every string). A
+//! generic store would put a type parameter on the service and every front end for the sake of
+//! those few differences; `Any` keeps them here, where [`Engine`] names them: how a write
+//! transaction takes its lock, the schema, and how a connection is set up.
 
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor, Row};
 
 /// The default database file.
 pub const DEFAULT_DATABASE: &str = "taflbot.db";
+
+/// The database engines taflbot runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Sqlite,
+    Postgres,
+}
+
+impl Engine {
+    /// The engine a database URL (or file path) names.
+    pub fn of(url: &str) -> Engine {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Engine::Postgres
+        } else {
+            Engine::Sqlite
+        }
+    }
+
+    /// The engine of an open pool.
+    pub fn of_pool(pool: &AnyPool) -> Engine {
+        match pool.connect_options().database_url.scheme() {
+            "postgres" | "postgresql" => Engine::Postgres,
+            _ => Engine::Sqlite,
+        }
+    }
+}
+
+/// The key of PostgreSQL's transaction-level advisory lock that a write transaction takes: writes
+/// are one at a time on PostgreSQL as on SQLite (see [`begin_write`]). The number is arbitrary but
+/// fixed: "taflbot" in ASCII, read as a number.
+pub const WRITE_LOCK: i64 = 32758189831384948;
+
+/// A write transaction: it holds the database's write lock from its first statement, so that what
+/// it reads stays true until it commits.
+///
+/// On SQLite that is `BEGIN IMMEDIATE`: a deferred transaction would read a snapshot and then fail
+/// to write if another committed in between, where an immediate one waits its turn (up to the busy
+/// timeout) and then reads what is current. On PostgreSQL it is a transaction-level advisory lock
+/// taken first, which every process sharing the database takes the same way: two moves for one
+/// game, two challenges that would pass a limit together, or two sweepers finding the same
+/// deadline, each run one after the other, and the second reads what the first wrote (READ
+/// COMMITTED reads afresh at each statement). Reads need no lock and run beside the writes.
+pub async fn begin_write(
+    pool: &AnyPool,
+) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+    match Engine::of_pool(pool) {
+        Engine::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
+        Engine::Postgres => {
+            let mut tx = pool.begin().await?;
+            // In FROM, so that the row has a column the `Any` driver can read (the function's own
+            // result is `void`).
+            sqlx::query("SELECT 1 FROM pg_advisory_xact_lock($1)")
+                .bind(WRITE_LOCK)
+                .execute(&mut *tx)
+                .await?;
+            Ok(tx)
+        }
+    }
+}
 
 /// The migrations, by version. A new schema change is a new file and a new row, never an edit.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -69,12 +136,14 @@ pub enum StoreError {
     TooNew { found: i64, known: i64 },
 }
 
-/// Opens (creating if needed) the database named by `url`: a file path, a `sqlite:` URL, or
-/// `:memory:`, and brings its schema up to date.
-pub async fn open(url: &str) -> Result<SqlitePool, StoreError> {
-    // Two processes starting on a new file race to switch it to WAL and create the schema; SQLite
-    // may answer one of them "database is locked" at once instead of waiting. Trying again a few
-    // times, a little later each time, lets both start.
+/// Opens the database named by `url` and brings its schema up to date: a `postgres://` (or
+/// `postgresql://`) URL, or SQLite's file path, `sqlite:` URL or `:memory:` (a SQLite file is
+/// created if missing).
+pub async fn open(url: &str) -> Result<AnyPool, StoreError> {
+    sqlx::any::install_default_drivers();
+    // Two processes starting on a new SQLite file race to switch it to WAL and create the schema;
+    // SQLite may answer one of them "database is locked" at once instead of waiting. Trying again a
+    // few times, a little later each time, lets both start.
     let mut wait = Duration::from_millis(20);
     for _ in 0..8 {
         match open_once(url).await {
@@ -93,40 +162,63 @@ fn is_locked(e: &sqlx::Error) -> bool {
         .is_some_and(|d| d.message().contains("locked") || d.message().contains("busy"))
 }
 
-async fn open_once(url: &str) -> Result<SqlitePool, StoreError> {
+/// A database URL as it may be shown: a PostgreSQL URL without its password.
+pub fn shown(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if Engine::of(url) == Engine::Postgres => {
+            if parsed.password().is_some() {
+                let _ = parsed.set_password(Some("…"));
+            }
+            parsed.to_string()
+        }
+        _ if Engine::of(url) == Engine::Postgres => "a PostgreSQL URL that does not parse".into(),
+        _ => url.to_string(),
+    }
+}
+
+/// SQLite's URL for a file path: `sqlx` reads a `sqlite:` URL's path percent-decoded and stops it
+/// at `?`, so a path's every other character is written percent-encoded.
+fn sqlite_url(path: &str) -> String {
+    const KEPT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'/')
+        .remove(b'.')
+        .remove(b'-')
+        .remove(b'_');
+    format!(
+        "sqlite:{}?mode=rwc",
+        percent_encoding::utf8_percent_encode(path, KEPT)
+    )
+}
+
+async fn open_once(url: &str) -> Result<AnyPool, StoreError> {
+    let engine = Engine::of(url);
     let memory = url == ":memory:" || url == "sqlite::memory:";
-    let options = if memory {
-        SqliteConnectOptions::from_str("sqlite::memory:")?
-    } else {
+    let url = match engine {
+        Engine::Postgres => url.to_string(),
+        Engine::Sqlite if memory => "sqlite::memory:".to_string(),
         // A `sqlite:` URL is read as one (its `?mode=rwc` and the like are options, not part of
         // the file name); anything else is a path.
-        let options = if url.starts_with("sqlite:") {
-            SqliteConnectOptions::from_str(url)?
-        } else {
-            SqliteConnectOptions::new().filename(url)
-        };
-        options
-            .create_if_missing(true)
-            // WAL lets readers work beside the writer; NORMAL syncs at checkpoints, and a commit
-            // survives the process being killed (it is in the WAL file, not in the process).
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-    }
-    .foreign_keys(true)
-    .busy_timeout(Duration::from_secs(10));
-    let pool = SqlitePoolOptions::new()
-        // Every connection to `:memory:` is a database of its own: keep exactly one.
-        .max_connections(if memory { 1 } else { 4 })
-        .min_connections(if memory { 1 } else { 0 })
-        .idle_timeout(if memory {
-            None
-        } else {
-            Some(Duration::from_secs(600))
+        Engine::Sqlite if url.starts_with("sqlite:") => url.to_string(),
+        Engine::Sqlite => sqlite_url(url),
+    };
+    let options = AnyConnectOptions::from_str(&url)?;
+    let pool = AnyPoolOptions::new()
+        // Every connection to SQLite's `:memory:` is a database of its own: keep exactly one.
+        .max_connections(match engine {
+            _ if memory => 1,
+            Engine::Sqlite => 4,
+            Engine::Postgres => 10,
         })
-        .max_lifetime(if memory {
-            None
-        } else {
-            Some(Duration::from_secs(3600))
+        .min_connections(if memory { 1 } else { 0 })
+        .idle_timeout((!memory).then_some(Duration::from_secs(600)))
+        .max_lifetime((!memory).then_some(Duration::from_secs(3600)))
+        .after_connect(move |conn, _| {
+            Box::pin(async move {
+                if engine == Engine::Sqlite {
+                    set_up_sqlite(conn, memory).await?;
+                }
+                Ok(())
+            })
         })
         .connect_with(options)
         .await?;
@@ -134,18 +226,34 @@ async fn open_once(url: &str) -> Result<SqlitePool, StoreError> {
     Ok(pool)
 }
 
-/// Applies the migrations that the database has not seen, each in its own transaction.
+/// A SQLite connection's settings: foreign keys on and a busy timeout; for a file, WAL (readers
+/// work beside the writer) and NORMAL syncing (a commit survives the process being killed: it is
+/// in the WAL file, not in the process).
+async fn set_up_sqlite(conn: &mut sqlx::AnyConnection, memory: bool) -> Result<(), sqlx::Error> {
+    conn.execute("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000")
+        .await?;
+    if !memory {
+        conn.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            .await?;
+    }
+    Ok(())
+}
+
+/// Applies the migrations that the database has not seen.
+pub async fn migrate(pool: &AnyPool) -> Result<(), StoreError> {
+    match Engine::of_pool(pool) {
+        Engine::Sqlite => migrate_up_to(pool, i64::MAX).await,
+        Engine::Postgres => migrate_postgres(pool).await,
+    }
+}
+
+/// Applies SQLite's migrations up to `last` (for a test of a later migration on data written
+/// before it), each in its own transaction.
 ///
 /// The runner is our own rather than `sqlx::migrate!`: sqlx's migrator reads which migrations were
 /// applied before it takes SQLite's write lock, so two processes starting on a new file can both
 /// decide to apply the same one. Here the decision is made inside `BEGIN IMMEDIATE`.
-pub async fn migrate(pool: &SqlitePool) -> Result<(), StoreError> {
-    migrate_up_to(pool, i64::MAX).await
-}
-
-/// Applies the migrations up to `last` (for a test of a later migration on data written before
-/// it).
-pub async fn migrate_up_to(pool: &SqlitePool, last: i64) -> Result<(), StoreError> {
+pub async fn migrate_up_to(pool: &AnyPool, last: i64) -> Result<(), StoreError> {
     sqlx::raw_sql(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
             version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
@@ -173,29 +281,33 @@ pub async fn migrate_up_to(pool: &SqlitePool, last: i64) -> Result<(), StoreErro
             continue;
         }
         sqlx::raw_sql(sql).execute(&mut *tx).await?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
-        sqlx::query(
-            "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-        )
-        .bind(version)
-        .bind(name)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        record_migration(&mut tx, *version, name).await?;
         tx.commit().await?;
     }
+    Ok(())
+}
+
+async fn record_migration(
+    conn: &mut sqlx::AnyConnection,
+    version: i64,
+    name: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)")
+        .bind(version)
+        .bind(name)
+        .bind(unix_now())
+        .execute(conn)
+        .await?;
     Ok(())
 }
 
 /// Brings a PostgreSQL database's schema up to date, in one transaction under an advisory lock:
 /// two processes starting on a new database apply each migration once, the second finding the
 /// first's work done.
-pub async fn migrate_postgres(pool: &sqlx::PgPool) -> Result<(), StoreError> {
+async fn migrate_postgres(pool: &AnyPool) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
-    // The lock's key is arbitrary but fixed: "taflbot" in ASCII, read as a number.
-    sqlx::query("SELECT pg_advisory_xact_lock(32758189831384948)")
+    sqlx::query("SELECT 1 FROM pg_advisory_xact_lock($1)")
+        .bind(WRITE_LOCK)
         .execute(&mut *tx)
         .await?;
     sqlx::raw_sql(
@@ -216,14 +328,7 @@ pub async fn migrate_postgres(pool: &sqlx::PgPool) -> Result<(), StoreError> {
             continue;
         }
         sqlx::raw_sql(sql).execute(&mut *tx).await?;
-        sqlx::query(
-            "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-        )
-        .bind(version)
-        .bind(name)
-        .bind(unix_now())
-        .execute(&mut *tx)
-        .await?;
+        record_migration(&mut tx, *version, name).await?;
     }
     tx.commit().await?;
     Ok(())

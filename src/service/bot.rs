@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::challenges::{self, Terms};
 use super::load::Loaded;
@@ -329,7 +329,7 @@ impl Service {
     /// either player, whose board has stood in the position the continuation began from.
     async fn live_source(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         who: &Person,
         loaded: &Loaded,
     ) -> Result<Option<i64>, ServiceError> {

@@ -1,7 +1,7 @@
 //! Challenges: made, accepted (the game begins), declined, withdrawn. An unanswered challenge
 //! lapses after a week (the sweeper marks it).
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::load::Loaded;
 use super::rows::{ChallengeRow, ChallengeStatus, Flag, SideChoice, CHALLENGE_SELECT};
@@ -191,7 +191,7 @@ impl Service {
     /// taken up.
     async fn ensure_may_challenge(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         from: i64,
         to: i64,
         now: i64,
@@ -239,7 +239,7 @@ impl Service {
     /// The open challenge `id`, or the only one `who` can answer from their end.
     async fn open_challenge(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         who: &Person,
         id: Option<i64>,
         answering: Answering,

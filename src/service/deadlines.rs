@@ -2,7 +2,7 @@
 //! challenges that lapse. The sweeper runs these periodically and hands the notices to the front
 //! end; every effect is written with its notice in one transaction.
 
-use sqlx::{FromRow, SqliteConnection};
+use sqlx::{AnyConnection, FromRow};
 
 use super::load::Loaded;
 use super::rows::{Flag, GameResult, GameRow, GAME_SELECT};
@@ -98,7 +98,7 @@ impl Service {
     /// nothing when the game had already ended or been moved on.
     pub(super) async fn time_out(
         &self,
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         loaded: &mut Loaded,
         now: i64,
     ) -> Result<Option<Notice>, ServiceError> {

@@ -1,7 +1,7 @@
 //! Endings by the players: resignation, a draw offered and accepted (or declined), and a game
 //! called off before its first move. Losses on time are the sweeper's (`deadlines.rs`).
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::load::Loaded;
 use super::rows::{Flag, GameResult, GameStatus};
@@ -157,7 +157,7 @@ impl Service {
         who: &Person,
         id: Option<i64>,
         channel: Option<&str>,
-    ) -> Result<(sqlx::Transaction<'static, sqlx::Sqlite>, Loaded, i64), ServiceError> {
+    ) -> Result<(sqlx::Transaction<'static, sqlx::Any>, Loaded, i64), ServiceError> {
         let (tx, loaded, seat) = self.open_game(who, id, channel, false).await?;
         loaded.ensure_active()?;
         let me = loaded.row.player_ids()[seat];
@@ -168,7 +168,7 @@ impl Service {
     /// game is still stored as going on; false when it was not.
     pub(super) async fn store_ending(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         loaded: &mut Loaded,
     ) -> Result<bool, ServiceError> {
         let mut outcome = loaded.game.outcome();

@@ -1,7 +1,7 @@
 //! Which game a player means when they do not say: the only one waiting for them here, or the one
 //! whose thread they are in.
 
-use sqlx::{FromRow, SqliteConnection};
+use sqlx::{AnyConnection, FromRow};
 
 use super::rows::{GameRow, GAME_SELECT};
 use super::{GameSummary, Person, Service, ServiceError};
@@ -12,7 +12,7 @@ impl Service {
     /// (in `channel`, when given).
     pub(super) async fn resolve_game(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         who: &Person,
         id: Option<i64>,
         channel: Option<&str>,
@@ -87,7 +87,7 @@ impl Service {
     /// that does not read is left out here (loading it by number reports it).
     pub(super) async fn summaries(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         who: &Person,
     ) -> Result<Vec<([Option<String>; 2], GameSummary)>, ServiceError> {
         let rows = sqlx::query(&format!(

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::error::Ending;
 use super::rows::{GameResult, GameRow, GameStatus, GAME_SELECT};
@@ -191,7 +191,7 @@ impl Service {
     /// position disagrees with its moves, is marked broken and reported.
     pub(super) async fn load(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         id: i64,
     ) -> Result<Loaded, ServiceError> {
         let row: GameRow = sqlx::query_as(&format!("{GAME_SELECT} WHERE g.id = $1"))
@@ -231,7 +231,7 @@ impl Service {
     /// Sets a game aside. The mark is written on `conn` (it lasts when that is a plain connection)
     /// and again, once the caller's transaction is over, from a task of its own: a use case that
     /// fails on a broken game rolls its transaction back, and the mark must not go with it.
-    async fn mark_broken(&self, conn: &mut SqliteConnection, id: i64, why: &str) {
+    async fn mark_broken(&self, conn: &mut AnyConnection, id: i64, why: &str) {
         const MARK: &str = "UPDATE games SET status = 'broken', broken_reason = $1 WHERE id = $2";
         let _ = sqlx::query(MARK)
             .bind(why)
@@ -280,7 +280,7 @@ impl Service {
         id: Option<i64>,
         channel: Option<&str>,
         waiting_only: bool,
-    ) -> Result<(sqlx::Transaction<'static, sqlx::Sqlite>, Loaded, Side), ServiceError> {
+    ) -> Result<(sqlx::Transaction<'static, sqlx::Any>, Loaded, Side), ServiceError> {
         let mut tx = self.write().await?;
         let id = self
             .resolve_game(&mut tx, who, id, channel, waiting_only)

@@ -55,7 +55,7 @@ pub use views::{MAX_IMPORT_BYTES, MAX_IMPORT_MOVES};
 
 use std::sync::Arc;
 
-use sqlx::{SqliteConnection, SqlitePool};
+use sqlx::{AnyConnection, AnyPool};
 
 use crate::render::Renderer;
 use crate::rules::{BySide, Outcome, Side, Variant};
@@ -258,7 +258,7 @@ impl Scope {
 #[derive(Clone)]
 pub struct Service {
     scope: Scope,
-    pool: SqlitePool,
+    pool: AnyPool,
     clock: Arc<dyn Clock>,
     renderer: Arc<Renderer>,
     replayed: Arc<load::Replayed>,
@@ -293,7 +293,7 @@ fn cpu_places() -> usize {
 }
 
 impl Service {
-    pub fn new(pool: SqlitePool, clock: Arc<dyn Clock>) -> Service {
+    pub fn new(pool: AnyPool, clock: Arc<dyn Clock>) -> Service {
         Service {
             scope: Scope::Everywhere,
             pool,
@@ -337,7 +337,7 @@ impl Service {
         }
     }
 
-    pub fn pool(&self) -> &SqlitePool {
+    pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
 
@@ -349,19 +349,14 @@ impl Service {
         &self.renderer
     }
 
-    /// A transaction that holds SQLite's write lock from its first statement. A deferred one would
-    /// read a snapshot and then fail to write if another transaction committed in between; an
-    /// immediate one waits its turn (up to the busy timeout) and then reads what is current.
-    async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, ServiceError> {
-        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    /// A write transaction: it holds the database's write lock from its first statement (see
+    /// [`crate::store::begin_write`]), so that what a use case reads stays true until it commits.
+    async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, ServiceError> {
+        Ok(crate::store::begin_write(&self.pool).await?)
     }
 
     /// The database id of a person, who is added (or has their name brought up to date).
-    async fn player_id(
-        &self,
-        conn: &mut SqliteConnection,
-        p: &Person,
-    ) -> Result<i64, ServiceError> {
+    async fn player_id(&self, conn: &mut AnyConnection, p: &Person) -> Result<i64, ServiceError> {
         Ok(sqlx::query_scalar(
             "INSERT INTO players (key, name, created_at) VALUES ($1, $2, $3)
              ON CONFLICT(key) DO UPDATE SET name = excluded.name RETURNING id",

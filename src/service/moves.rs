@@ -118,7 +118,7 @@ impl Service {
     /// `loaded.row` up to date. Fails with `PositionChanged` when another move came first.
     pub(super) async fn store_steps(
         &self,
-        tx: &mut sqlx::SqliteConnection,
+        tx: &mut sqlx::AnyConnection,
         loaded: &mut Loaded,
         mover: Side,
         stored: &[&str],

@@ -2,7 +2,7 @@
 //! sweeper, or a post that Discord could not take). A notice is data: what happened, in which
 //! game, by whom. The sentence is made when it is delivered, in the front end's style.
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::{GameView, Person, Service, ServiceError};
 
@@ -60,8 +60,7 @@ pub enum News {
 }
 
 /// The kind of a notice, as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type)]
-#[sqlx(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoticeKind {
     Started,
     Moved,
@@ -87,6 +86,23 @@ impl std::fmt::Display for NoticeKind {
 }
 
 impl NoticeKind {
+    pub(super) const ALL: [NoticeKind; 14] = [
+        NoticeKind::Started,
+        NoticeKind::Moved,
+        NoticeKind::TurnEnded,
+        NoticeKind::Resigned,
+        NoticeKind::Aborted,
+        NoticeKind::DrawOffered,
+        NoticeKind::DrawAgreed,
+        NoticeKind::DrawDeclined,
+        NoticeKind::Reminder,
+        NoticeKind::Timeout,
+        NoticeKind::Update,
+        NoticeKind::TakebackAsked,
+        NoticeKind::TakebackAccepted,
+        NoticeKind::TakebackDeclined,
+    ];
+
     /// The stored name, also shown by the local mode.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -263,7 +279,7 @@ impl Service {
     /// Writes a notice on `conn` (inside the caller's transaction, when it is one).
     pub(super) async fn notice(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         game: i64,
         news: &News,
     ) -> Result<Notice, ServiceError> {

@@ -7,7 +7,7 @@
 //! not rated. The side advantage is the variant's, over every pool: it starts from a prior
 //! (see [`rating::prior_share`]) and learns from rated games of [`REAL_LENGTH`] moves or more.
 
-use sqlx::{FromRow, SqliteConnection};
+use sqlx::{AnyConnection, FromRow};
 
 use super::rows::{Flag, GameResult, GameRow, VariantId};
 use super::{Person, Scope, Service, ServiceError, DAY};
@@ -110,7 +110,7 @@ impl Service {
     /// day is marked unrated (and `pair_limited`) instead.
     pub(super) async fn rate(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         row: &mut GameRow,
         now: i64,
     ) -> Result<(), ServiceError> {
@@ -198,7 +198,7 @@ impl Service {
     /// A player's stored rating in a pool and variant, and when it last changed.
     async fn rating_of(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         pool: &str,
         player: i64,
         variant: &Variant,
@@ -219,7 +219,7 @@ impl Service {
     /// length so far (`except` one game: the one being rated), in every pool.
     pub(super) async fn advantage(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         variant: &Variant,
         except: Option<i64>,
     ) -> Result<f64, ServiceError> {

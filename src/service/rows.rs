@@ -210,6 +210,11 @@ text_column!(GameStatus, |s| s.as_str(), |t| [
 ]
 .into_iter()
 .find(|s| s.as_str() == t));
+text_column!(super::notices::NoticeKind, |k| k.as_str(), |t| {
+    super::notices::NoticeKind::ALL
+        .into_iter()
+        .find(|k| k.as_str() == t)
+});
 text_column!(GameResult, |r| r.as_str(), |t| GameResult::ALL
     .into_iter()
     .find(|r| r.as_str() == t));

@@ -3,7 +3,7 @@
 //! stays the truth: the turns taken back are deleted from it and the game replays from what is
 //! left. Never after the game ended, never into the moves of an imported record.
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::load::{play_moves, Loaded};
 use super::rows::GameStatus;
@@ -91,7 +91,7 @@ impl Service {
     /// Takes back the last turn of `asker` (a player id), as `who` agreed.
     async fn agree(
         &self,
-        mut tx: sqlx::Transaction<'static, sqlx::Sqlite>,
+        mut tx: sqlx::Transaction<'static, sqlx::Any>,
         mut loaded: Loaded,
         asker: i64,
         who: &Person,
@@ -145,7 +145,7 @@ impl Service {
         who: &Person,
         id: Option<i64>,
         channel: Option<&str>,
-    ) -> Result<(sqlx::Transaction<'static, sqlx::Sqlite>, Loaded, i64), ServiceError> {
+    ) -> Result<(sqlx::Transaction<'static, sqlx::Any>, Loaded, i64), ServiceError> {
         let (tx, loaded, me) = self.open_active(who, id, channel).await?;
         match loaded.row.takeback_by {
             Some(by) if by != me => Ok((tx, loaded, by)),
@@ -157,7 +157,7 @@ impl Service {
     /// it (the opponent's reply) go too. `None` when they have no turn that may be taken back.
     async fn last_turn(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         loaded: &Loaded,
         me: i64,
     ) -> Result<Option<(i64, Vec<String>)>, ServiceError> {
@@ -184,7 +184,7 @@ impl Service {
     /// to move has their full time again.
     async fn take_back(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         loaded: &mut Loaded,
         cut: i64,
     ) -> Result<(), ServiceError> {

@@ -5,7 +5,7 @@
 //! messages: a player may ask to be told of their turns and reminders by DM.
 
 use chrono::Datelike;
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::{Person, Service, ServiceError, DAY};
 use crate::rules::{parse_position, Side, Variant};
@@ -148,7 +148,7 @@ impl Service {
         (self.vacation_allowance / DAY) as u32
     }
 
-    async fn columns(&self, conn: &mut SqliteConnection, id: i64) -> Result<Columns, ServiceError> {
+    async fn columns(&self, conn: &mut AnyConnection, id: i64) -> Result<Columns, ServiceError> {
         Ok(sqlx::query_as(
             "SELECT vacation_since, vacation_used, vacation_year FROM players WHERE id = $1",
         )
@@ -185,7 +185,7 @@ impl Service {
     /// were away.
     async fn come_back(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         id: i64,
         since: i64,
         end: i64,
@@ -257,7 +257,7 @@ impl Service {
         let mut tx = self.write().await?;
         let id = self.player_id(&mut tx, who).await?;
         sqlx::query("UPDATE players SET dm = $1 WHERE id = $2")
-            .bind(on)
+            .bind(super::rows::Flag(on))
             .bind(id)
             .execute(&mut *tx)
             .await?;
@@ -267,10 +267,11 @@ impl Service {
 
     /// Whether `who` has asked for direct messages.
     pub async fn wants_direct_messages(&self, who: &Person) -> Result<bool, ServiceError> {
-        let on: Option<bool> = sqlx::query_scalar("SELECT dm FROM players WHERE key = $1")
-            .bind(&who.key)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(on.unwrap_or(false))
+        let on: Option<super::rows::Flag> =
+            sqlx::query_scalar("SELECT dm FROM players WHERE key = $1")
+                .bind(&who.key)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(on.is_some_and(bool::from))
     }
 }

@@ -120,13 +120,13 @@ async fn a_random_side_is_drawn_when_the_challenge_is_made_and_kept() {
             )
             .await
             .unwrap();
-        let drawn: Option<bool> =
+        let drawn: Option<i64> =
             sqlx::query_scalar("SELECT challenger_attacks FROM challenges WHERE id = $1")
                 .bind(c.id)
                 .fetch_one(svc.pool())
                 .await
                 .unwrap();
-        let drawn = drawn.expect("drawn when the challenge is made");
+        let drawn = drawn.expect("drawn when the challenge is made") == 1;
         // Whenever it is accepted, the drawn side holds.
         clock.advance(1 + i64::from(i % 7));
         let view = svc.accept(&bob(), Some(c.id), None).await.unwrap();

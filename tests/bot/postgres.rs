@@ -70,18 +70,16 @@ async fn postgres_has_the_schema_sqlite_has_and_migrates_once_from_two_processes
         return;
     };
     let url = pg.database();
+    sqlx::any::install_default_drivers();
     let (one, two) = (
-        PgPool::connect(&url).await.unwrap(),
-        PgPool::connect(&url).await.unwrap(),
+        sqlx::AnyPool::connect(&url).await.unwrap(),
+        sqlx::AnyPool::connect(&url).await.unwrap(),
     );
     // Two processes starting at once on a new database.
-    let (a, b) = tokio::join!(
-        taflbot::store::migrate_postgres(&one),
-        taflbot::store::migrate_postgres(&two)
-    );
+    let (a, b) = tokio::join!(taflbot::store::migrate(&one), taflbot::store::migrate(&two));
     a.unwrap();
     b.unwrap();
-    taflbot::store::migrate_postgres(&one).await.unwrap();
+    taflbot::store::migrate(&one).await.unwrap();
     let versions: Vec<i64> = sqlx::query_scalar("SELECT version FROM schema_migrations")
         .fetch_all(&one)
         .await

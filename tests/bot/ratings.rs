@@ -659,15 +659,11 @@ async fn each_server_is_a_pool_of_its_own() {
 /// changes take their game's server; the list of a server's rated players is gone.
 #[tokio::test]
 async fn ratings_from_before_pools_go_to_each_server_they_were_earned_in() {
-    use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
     let path = crate::support::scratch("pools").join("old.db");
-    let pool = SqlitePoolOptions::new()
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::any::AnyPoolOptions::new()
         .max_connections(1)
-        .connect_with(
-            SqliteConnectOptions::new()
-                .filename(&path)
-                .create_if_missing(true),
-        )
+        .connect(&format!("sqlite:{}?mode=rwc", path.display()))
         .await
         .unwrap();
     taflbot::store::migrate_up_to(&pool, 9).await.unwrap();

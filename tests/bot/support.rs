@@ -289,10 +289,8 @@ impl Harness {
 
     /// Holds the database as another writer would, until the transaction is rolled back: the
     /// bot's work on it waits meanwhile.
-    pub async fn hold_database(&self) -> sqlx::Transaction<'static, sqlx::Sqlite> {
-        self.service
-            .pool()
-            .begin_with("BEGIN IMMEDIATE")
+    pub async fn hold_database(&self) -> sqlx::Transaction<'static, sqlx::Any> {
+        taflbot::store::begin_write(self.service.pool())
             .await
             .unwrap()
     }

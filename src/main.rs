@@ -67,7 +67,7 @@ enum Command {
     },
     /// Play from the terminal, with the bot's commands: `<user> <command> [options]` per line.
     Local {
-        /// The SQLite database (default: $DATABASE_URL, or taflbot.db).
+        /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
         #[arg(long)]
         db: Option<String>,
         /// Where pictures are written.
@@ -289,9 +289,12 @@ fn local(db: Option<String>, images: &std::path::Path) -> Result<String, cli::Cl
 
 /// Opens the database and builds the service on it.
 async fn open_service(url: &str) -> Result<taflbot::service::Service, cli::CliError> {
-    let pool = taflbot::store::open(url)
-        .await
-        .map_err(|e| cli::CliError::message(format!("cannot open the database {url}: {e}")))?;
+    let pool = taflbot::store::open(url).await.map_err(|e| {
+        cli::CliError::message(format!(
+            "cannot open the database {}: {e}",
+            taflbot::store::shown(url)
+        ))
+    })?;
     let service =
         taflbot::service::Service::new(pool, std::sync::Arc::new(taflbot::service::SystemClock));
     // Vacation days a year: TAFLBOT_VACATION_DAYS, or the default.

@@ -167,7 +167,7 @@ pub fn shown(url: &str) -> String {
     match url::Url::parse(url) {
         Ok(mut parsed) if Engine::of(url) == Engine::Postgres => {
             if parsed.password().is_some() {
-                let _ = parsed.set_password(Some("…"));
+                let _ = parsed.set_password(None);
             }
             parsed.to_string()
         }

@@ -326,8 +326,9 @@ impl Service {
             Delivery::Retry => {
                 sqlx::query(
                     "UPDATE notices SET attempts = attempts + 1,
-                        next_try_at = $1 + CASE WHEN attempts >= 20 OR ($2 << attempts) > $3
-                                                THEN $3 ELSE $2 << attempts END,
+                        next_try_at = $1 + CASE
+                            WHEN attempts >= 20 OR ($2 << CAST(attempts AS INTEGER)) > $3 THEN $3
+                            ELSE $2 << CAST(attempts AS INTEGER) END,
                         given_up_at = CASE WHEN attempts + 1 >= $4 THEN $5 ELSE NULL END
                      WHERE id = $6",
                 )

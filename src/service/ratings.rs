@@ -161,7 +161,7 @@ impl Service {
                                       rated_at)
                  VALUES ($7, $1, $2, $3, $4, $5, 1, $6)
                  ON CONFLICT(pool, player, variant) DO UPDATE SET rating = $3, deviation = $4,
-                    volatility = $5, games = games + 1, rated_at = $6",
+                    volatility = $5, games = ratings.games + 1, rated_at = $6",
             )
             .bind(id)
             .bind(row.variant)
@@ -223,9 +223,11 @@ impl Service {
         variant: &Variant,
         except: Option<i64>,
     ) -> Result<f64, ServiceError> {
-        let (games, points): (i64, Option<f64>) = sqlx::query_as(
-            "SELECT COUNT(*), SUM(CASE result WHEN 'defenders_won' THEN 1.0 WHEN 'gold_won' THEN 1.0
-                                              WHEN 'draw' THEN 0.5 ELSE 0.0 END)
+        // Counted in half points, integers on both engines (PostgreSQL sums decimals as NUMERIC,
+        // which sqlx's `Any` driver does not read).
+        let (games, half_points): (i64, Option<i64>) = sqlx::query_as(
+            "SELECT COUNT(*), CAST(SUM(CASE result WHEN 'defenders_won' THEN 2 WHEN 'gold_won' THEN 2
+                                                   WHEN 'draw' THEN 1 ELSE 0 END) AS BIGINT)
              FROM games WHERE variant = $1 AND rated = 1 AND status = 'finished'
                AND result NOT IN ('aborted', 'ongoing') AND id != $2
                AND move_count - imported >= $3",
@@ -236,7 +238,7 @@ impl Service {
         .fetch_one(&mut *conn)
         .await?;
         Ok(rating::advantage(
-            points.unwrap_or(0.0),
+            half_points.map_or(0.0, |h| h as f64 / 2.0),
             games as u64,
             rating::prior_share(variant),
         ))

@@ -219,7 +219,7 @@ fn the_local_mode_reads_words_and_named_options() {
 
 #[tokio::test]
 async fn the_local_mode_imports_a_move_list() {
-    let pool = taflbot::store::open(":memory:").await.unwrap();
+    let pool = crate::support::store(":memory:").await;
     let svc = Service::new(pool, Arc::new(TestClock::new(1_800_000_000)));
     let images = std::env::temp_dir().join(format!("taflbot-import-{}", std::process::id()));
     std::fs::create_dir_all(&images).unwrap();
@@ -274,7 +274,7 @@ fn one_day_is_one_day() {
 /// wrapped string that lost its `\` continuation leaves one).
 #[tokio::test]
 async fn no_sentence_of_a_tour_of_the_commands_has_a_run_of_spaces() {
-    let pool = taflbot::store::open(":memory:").await.unwrap();
+    let pool = crate::support::store(":memory:").await;
     let clock = Arc::new(TestClock::new(1_800_000_000));
     let svc = Service::new(pool, clock.clone());
     let images = std::env::temp_dir().join(format!("taflbot-tour-{}", std::process::id()));

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use taflbot::rules::{Reason, Side};
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{Notice, NoticeKind, Service, SideChoice, TestClock, DAY};
-use taflbot::store;
 
 use crate::support::{alice, bob, service_at, started, Harness, T0};
 
@@ -50,7 +49,7 @@ async fn reminders_and_timeouts_come_once_even_across_a_restart() {
 
     // A new process on the same file: the reminder is not repeated; the timeout comes once.
     let clock = Arc::new(TestClock::new(T0 + 2 * DAY + 60));
-    let svc = Service::new(store::open(&url).await.unwrap(), clock.clone());
+    let svc = Service::new(crate::support::store(&url).await, clock.clone());
     assert!(svc.sweep().await.unwrap().is_empty());
     clock.set(T0 + 3 * DAY);
     let notices = svc.sweep().await.unwrap();

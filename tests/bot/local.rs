@@ -95,13 +95,14 @@ alice record game:1
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Runs the local mode on `db` with `input` piped in.
+/// Runs the local mode on `db` with `input` piped in (on PostgreSQL in the run of the tests there:
+/// `--db` is then a `postgres://` URL).
 fn local(db: &std::path::Path, images: &std::path::Path, input: &[u8]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_taflbot"))
         .args([
             "local",
             "--db",
-            db.to_str().unwrap(),
+            &crate::support::database(db.to_str().unwrap()),
             "--images",
             images.to_str().unwrap(),
         ])

@@ -160,3 +160,61 @@ async fn stored_names_read_back_through_sqlxs_any_driver_on_both_engines() {
         pool.close().await;
     }
 }
+
+/// The service's tests, the Discord adapter's and the features' end-to-end tests, run again on
+/// PostgreSQL: this test runs its own test binary with [`crate::support::ENGINE`] set, so that
+/// each test body opens its database on the throwaway cluster (see `support::database`). Left out
+/// are the tests that are about SQLite or need no database: the crash and process tests (a
+/// program of their own on a SQLite file), the SQL text, the command line, the pictures and this
+/// file. The local mode runs there on a `postgres://` URL.
+#[test]
+fn the_service_tests_pass_on_postgres_too() {
+    if crate::support::on_postgres() || throwaway_pg::cluster().is_none() {
+        return;
+    }
+    let skipped = [
+        "crash::",
+        "process",
+        "postgres::",
+        "sql::",
+        "cli::",
+        "render::",
+    ];
+    let mut run = std::process::Command::new(std::env::current_exe().unwrap());
+    for s in skipped {
+        run.args(["--skip", s]);
+    }
+    let out = run
+        .env(crate::support::ENGINE, "postgres")
+        .output()
+        .expect("the test binary runs again");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let tail = |s: &str| {
+        s.lines()
+            .rev()
+            .take(150)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(
+        out.status.success(),
+        "the run on PostgreSQL failed:\n{}\n{}",
+        tail(&stdout),
+        tail(&stderr)
+    );
+    let passed: usize = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("test result: ok. "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    // Most of the suite ran, not a filter's leftovers.
+    assert!(
+        passed >= 80,
+        "only {passed} tests ran on PostgreSQL:\n{stdout}"
+    );
+}

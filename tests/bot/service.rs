@@ -300,5 +300,22 @@ async fn many_openers_of_a_new_database_all_start_and_sqlite_urls_keep_their_opt
         .file_name()
         .to_string_lossy()
         .contains('?')));
+    // A path is a path, whatever its characters (`sqlx` reads a URL's `?` and `%`).
+    let odd = dir.join("a game? #1 100% ünïcode.db");
+    store::open(odd.to_str().unwrap())
+        .await
+        .unwrap()
+        .close()
+        .await;
+    assert!(odd.exists(), "{}", odd.display());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_postgres_url_is_shown_without_its_password() {
+    let shown = store::shown("postgres://bot:s3cret@db.example:5432/taflbot");
+    assert!(!shown.contains("s3cret"), "{shown}");
+    assert!(shown.contains("bot@db.example:5432/taflbot"), "{shown}");
+    assert_eq!(store::shown("taflbot.db"), "taflbot.db");
+    assert!(!store::shown("postgres://bot:s3cret@[bad").contains("s3cret"));
 }

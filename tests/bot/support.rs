@@ -29,10 +29,41 @@ pub fn carol() -> Person {
     Person::new("u3", "carol")
 }
 
+/// The variable that runs the service's tests on PostgreSQL (set to `postgres`): the suite runs
+/// them again with it set (`postgres::the_service_tests_pass_on_postgres_too`).
+pub const ENGINE: &str = "TAFLBOT_TEST_ENGINE";
+
+/// Whether this run of the tests is the one on PostgreSQL.
+pub fn on_postgres() -> bool {
+    std::env::var(ENGINE).is_ok_and(|e| e == "postgres")
+}
+
+/// The database a test names (`:memory:` or a SQLite file), on the engine this run of the tests
+/// uses: on PostgreSQL, `:memory:` is a new database each time, and a file's path names a database
+/// of its own, the same each time it is opened (a restart finds what was written).
+pub fn database(url: &str) -> String {
+    if !on_postgres() {
+        return url.to_string();
+    }
+    let pg = crate::throwaway_pg::cluster().expect("PostgreSQL for the run on PostgreSQL");
+    match url {
+        ":memory:" | "sqlite::memory:" => pg.database(),
+        file => pg.named(file),
+    }
+}
+
+/// The store of [`database`]`(url)`, opened.
+pub async fn store(url: &str) -> sqlx::AnyPool {
+    let url = database(url);
+    store::open(&url)
+        .await
+        .unwrap_or_else(|e| panic!("{url}: {e}"))
+}
+
 /// A service on the database `url` (`:memory:` or a file), its clock at `now`.
 pub async fn service_at(url: &str, now: i64) -> (Service, Arc<TestClock>) {
     let clock = Arc::new(TestClock::new(now));
-    let pool = store::open(url).await.unwrap();
+    let pool = store(url).await;
     (Service::new(pool, clock.clone()), clock)
 }
 
@@ -305,8 +336,7 @@ impl Harness {
 
 /// The service on the database file `db`, under `clock`.
 pub async fn open(db: &std::path::Path, clock: &Arc<TestClock>) -> Service {
-    let pool = taflbot::store::open(db.to_str().unwrap()).await.unwrap();
-    Service::new(pool, clock.clone())
+    Service::new(store(db.to_str().unwrap()).await, clock.clone())
 }
 
 pub fn is_png(bytes: Option<&[u8]>) -> bool {

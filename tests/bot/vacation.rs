@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{Service, ServiceError, TestClock, DAY};
-use taflbot::store;
 
 use crate::fake_discord::Opt;
 use crate::support::{alice, bob, Harness, ALICE, CHANNEL};
@@ -14,7 +13,7 @@ use crate::support::{alice, bob, Harness, ALICE, CHANNEL};
 const T0: i64 = 1_803_859_200;
 
 async fn open(path: &str, clock: Arc<TestClock>) -> Service {
-    Service::new(store::open(path).await.unwrap(), clock)
+    Service::new(crate::support::store(path).await, clock)
 }
 
 /// alice (attackers) against bob at tyr-11, three days a move; alice has moved, bob is to move
@@ -157,7 +156,7 @@ async fn days_are_counted_per_year_and_only_the_player_to_move_waits() {
 async fn a_vacation_into_a_new_year_counts_its_days_in_each_year() {
     let new_years_eve = 1_798_718_400; // 2026-12-31 12:00 UTC
     let clock = Arc::new(TestClock::new(new_years_eve));
-    let svc = Service::new(store::open(":memory:").await.unwrap(), clock.clone());
+    let svc = Service::new(crate::support::store(":memory:").await, clock.clone());
     let away = svc.vacation(&alice(), true).await.unwrap();
     let fifteenth = 1_799_971_200; // 2027-01-15 00:00 UTC
     assert_eq!(away.until, Some(fifteenth));

@@ -27,6 +27,8 @@ pub struct Cluster {
     /// The shell that stops the server when this process ends (its stdin is our pipe).
     _keeper: Mutex<Child>,
     databases: AtomicU32,
+    /// The databases made by [`Cluster::named`], by the name they were asked for.
+    named: Mutex<std::collections::HashMap<String, String>>,
 }
 
 /// The cluster of this test binary, started on first use; `None` where PostgreSQL is not
@@ -141,6 +143,7 @@ impl Cluster {
             dir,
             _keeper: Mutex::new(keeper),
             databases: AtomicU32::new(0),
+            named: Mutex::default(),
         };
         let deadline = started + Duration::from_secs(60);
         while !cluster.psql("postgres", "SELECT 1") {
@@ -194,5 +197,15 @@ impl Cluster {
             "could not create database {name}"
         );
         self.url(&name)
+    }
+
+    /// The database a test calls `name` (a SQLite file's path, say), made on first asking: asked
+    /// again, the same database, as a file opened again is the same file.
+    pub fn named(&self, name: &str) -> String {
+        let mut named = self.named.lock().unwrap_or_else(|e| e.into_inner());
+        named
+            .entry(name.to_string())
+            .or_insert_with(|| self.database())
+            .clone()
     }
 }

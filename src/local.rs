@@ -147,7 +147,7 @@ pub async fn run(
             if let Err(e) = service.sweep().await {
                 writeln!(out, "error: {e}")?;
             }
-            for notice in service.pending_notices().await.unwrap_or_default() {
+            for notice in service.claim_notices().await.unwrap_or_default() {
                 if let Ok(view) = service.game(notice.game_id).await {
                     let said = text::notice(&notice, &view, &Plain);
                     writeln!(out, "[{}] {said}", notice.kind)?;

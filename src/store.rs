@@ -26,6 +26,16 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// What ends a `SELECT` of rows a statement claims: on PostgreSQL, row locks that other
+    /// claimers skip instead of waiting for (so that two processes claim different rows); on
+    /// SQLite nothing, as its write transaction already excludes every other writer.
+    pub fn skip_locked(self) -> &'static str {
+        match self {
+            Engine::Sqlite => "",
+            Engine::Postgres => " FOR UPDATE SKIP LOCKED",
+        }
+    }
+
     /// The engine a database URL (or file path) names.
     pub fn of(url: &str) -> Engine {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
@@ -117,15 +127,23 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "rating pools",
         include_str!("../migrations/0010_rating_pools.sql"),
     ),
+    (11, "claims", include_str!("../migrations/0011_claims.sql")),
 ];
 
 /// PostgreSQL's migrations, by version: a new database begins with the whole schema at version 10,
 /// and each later version adds a file here beside SQLite's.
-const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[(
-    10,
-    "schema",
-    include_str!("../migrations/postgres/0010_schema.sql"),
-)];
+const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        10,
+        "schema",
+        include_str!("../migrations/postgres/0010_schema.sql"),
+    ),
+    (
+        11,
+        "claims",
+        include_str!("../migrations/postgres/0011_claims.sql"),
+    ),
+];
 
 /// Why the database could not be used.
 #[derive(Debug, thiserror::Error)]

@@ -178,10 +178,43 @@ impl Service {
     /// stored with the moves). Nothing when it is not the bot's turn, or the game changed while
     /// the bot thought (it is then asked again).
     pub async fn bot_turn(&self, id: i64) -> Result<Option<Notice>, ServiceError> {
-        match self.bot_think(id).await? {
-            Some(thought) => self.bot_play(thought).await,
-            None => Ok(None),
+        match self.bot_think(id).await {
+            Ok(Some(thought)) => self.bot_play(thought).await,
+            Ok(None) => Ok(None),
+            Err(e) => {
+                // Let this process or another try again at once rather than after the lease.
+                let _ = self.release_bot_turn(id).await;
+                Err(e)
+            }
         }
+    }
+
+    /// Claims the bot's turn in game `id` for this process until the lease runs out: whether no
+    /// other process holds it. A process that dies while searching leaves the turn to the others
+    /// once its lease has run out.
+    async fn claim_bot_turn(&self, id: i64) -> Result<bool, ServiceError> {
+        let now = self.now();
+        // One statement, so one claimer wins: on PostgreSQL a second waits for the first's row
+        // lock and then finds the claim taken; on SQLite writes are one at a time.
+        let claimed = sqlx::query(
+            "UPDATE games SET bot_claimed_until = $1
+             WHERE id = $2 AND status = 'active'
+               AND (bot_claimed_until IS NULL OR bot_claimed_until <= $3)",
+        )
+        .bind(now + self.lease)
+        .bind(id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(claimed.rows_affected() == 1)
+    }
+
+    async fn release_bot_turn(&self, id: i64) -> Result<(), ServiceError> {
+        sqlx::query("UPDATE games SET bot_claimed_until = NULL WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// The first half of the bot's turn: the engine's choice in game `id`, for the game as it
@@ -198,6 +231,10 @@ impl Service {
             }
             (loaded.game, level, loaded.row.move_count)
         };
+        if !self.claim_bot_turn(id).await? {
+            // Another process is searching it.
+            return Ok(None);
+        }
         let seed = id as u64 ^ (count as u64) << 32;
         let searched = game.turns().to_vec();
         let thought = self
@@ -220,12 +257,19 @@ impl Service {
         let now = self.now();
         let mut tx = self.write().await?;
         let mut loaded = self.load(&mut tx, id).await?;
-        let Some((side, _)) = loaded.row.bot() else {
-            return Ok(None);
+        let side = match loaded.row.bot() {
+            Some((side, _))
+                if loaded.game.turns() == thought.searched.as_slice()
+                    && loaded.ensure_active().is_ok() =>
+            {
+                side
+            }
+            _ => {
+                drop(tx);
+                self.release_bot_turn(id).await?;
+                return Ok(None);
+            }
         };
-        if loaded.game.turns() != thought.searched.as_slice() || loaded.ensure_active().is_err() {
-            return Ok(None);
-        }
         let mut stored = Vec::new();
         let mut written = Vec::new();
         for &step in &thought.turn {
@@ -256,6 +300,12 @@ impl Service {
             text: written.join(" "),
         };
         let notice = self.notice(&mut tx, id, &news).await?;
+        // This process delivers it now; another's sweeper leaves it alone meanwhile.
+        self.hold_notice(&mut tx, notice.id).await?;
+        sqlx::query("UPDATE games SET bot_claimed_until = NULL WHERE id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(Some(notice))
     }
@@ -379,7 +429,10 @@ impl Service {
         let deliver = Arc::new(deliver);
         let busy: Arc<Mutex<HashSet<i64>>> = Arc::default();
         tokio::spawn(async move {
-            let mut rescan = tokio::time::interval(std::time::Duration::from_secs(60));
+            // Every minute, or sooner when claims are short: a turn left by a process that died
+            // is taken over soon after its lease runs out.
+            let every = service.lease.clamp(1, 60) as u64;
+            let mut rescan = tokio::time::interval(std::time::Duration::from_secs(every));
             loop {
                 let due: Vec<i64> = tokio::select! {
                     _ = rescan.tick() => service.bot_games_due().await.unwrap_or_default(),

@@ -169,7 +169,7 @@ impl Service {
                 if let Err(e) = service.sweep().await {
                     tracing::warn!(error = %e, "sweep failed; trying again next round");
                 }
-                for notice in service.pending_notices().await.unwrap_or_default() {
+                for notice in service.claim_notices().await.unwrap_or_default() {
                     let id = notice.id;
                     let how = deliver(notice).await.into();
                     if let Err(e) = service.tried(id, how).await {

@@ -42,7 +42,9 @@ pub use challenges::{
 };
 pub use clock::{Clock, SystemClock, TestClock, DAY};
 pub use error::{Ending, ServiceError};
-pub use notices::{Delivery, News, Notice, NoticeKind, KEPT_FOR, MAX_DELIVERY_ATTEMPTS};
+pub use notices::{
+    Delivery, News, Notice, NoticeKind, CLAIMED_AT_ONCE, KEPT_FOR, LEASE, MAX_DELIVERY_ATTEMPTS,
+};
 pub use ratings::{
     Leaderboard, Profile, Ranked, Standing, Tally, LEADERBOARD_PAGE, MAX_HISTORY,
     PAIR_RESULTS_PER_DAY, REAL_LENGTH,
@@ -269,6 +271,8 @@ pub struct Service {
     bot: Arc<bot::BotQueue>,
     /// Vacation allowed per player and calendar year, in seconds.
     vacation_allowance: i64,
+    /// How long this process's claims on shared work last, in seconds (see [`LEASE`]).
+    lease: i64,
 }
 
 /// Runs `work` on tokio's blocking pool once `places` has room for it.
@@ -307,7 +311,21 @@ impl Service {
             )),
             bot: Arc::default(),
             vacation_allowance: i64::from(DEFAULT_VACATION_DAYS) * DAY,
+            lease: LEASE,
         }
+    }
+
+    /// The same service with claims on shared work lasting `seconds` (at least one).
+    pub fn with_lease(self, seconds: i64) -> Service {
+        Service {
+            lease: seconds.max(1),
+            ..self
+        }
+    }
+
+    /// How long this service's claims on shared work last, in seconds.
+    pub fn lease(&self) -> i64 {
+        self.lease
     }
 
     /// The same service with `days` of vacation a year for each player.

@@ -265,6 +265,14 @@ impl Notice {
     }
 }
 
+/// The most notices one process claims at a time.
+pub const CLAIMED_AT_ONCE: i64 = 50;
+
+/// How long a claim on work that other processes could take over lasts by default (a notice being
+/// delivered, the bot's turn being searched), in seconds: a process that dies holding one leaves
+/// the work to another after this long.
+pub const LEASE: i64 = 120;
+
 const NOTICE_SELECT: &str =
     "SELECT n.id, n.game_id, n.kind, p.key AS actor_key, p.name AS actor_name, n.detail
      FROM notices n LEFT JOIN players p ON p.id = n.actor";
@@ -306,7 +314,7 @@ impl Service {
     }
 
     /// Notices due for delivery (not delivered, not given up, not waiting for a retry), oldest
-    /// first.
+    /// first, whether or not a process has claimed them: what is still to be delivered.
     pub async fn pending_notices(&self) -> Result<Vec<Notice>, ServiceError> {
         Ok(sqlx::query_as(&format!(
             "{NOTICE_SELECT} WHERE n.delivered_at IS NULL AND n.given_up_at IS NULL
@@ -317,6 +325,64 @@ impl Service {
         .await?)
     }
 
+    /// Claims up to [`CLAIMED_AT_ONCE`] notices due for delivery, oldest first, for this process
+    /// to deliver and then report with [`Service::tried`]. A notice another process holds is
+    /// skipped (not waited for) until its lease runs out: then, the other process having died
+    /// or stalled, it is claimed again. So each notice is delivered once by whoever claims it.
+    pub async fn claim_notices(&self) -> Result<Vec<Notice>, ServiceError> {
+        let now = self.now();
+        let engine = crate::store::Engine::of_pool(&self.pool);
+        // On SQLite the write lock; on PostgreSQL only the rows' own locks, skipped by the other
+        // claimers, so claiming never waits on the game writes' lock.
+        let mut tx = match engine {
+            crate::store::Engine::Sqlite => self.write().await?,
+            crate::store::Engine::Postgres => self.pool.begin().await?,
+        };
+        let ids: Vec<i64> = sqlx::query_scalar(&format!(
+            "SELECT id FROM notices
+             WHERE delivered_at IS NULL AND given_up_at IS NULL AND next_try_at <= $1
+               AND (claimed_until IS NULL OR claimed_until <= $2)
+             ORDER BY id LIMIT $3{}",
+            engine.skip_locked()
+        ))
+        .bind(now)
+        .bind(now)
+        .bind(CLAIMED_AT_ONCE)
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut claimed = Vec::with_capacity(ids.len());
+        for id in ids {
+            sqlx::query("UPDATE notices SET claimed_until = $1 WHERE id = $2")
+                .bind(now + self.lease)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            claimed.push(
+                sqlx::query_as(&format!("{NOTICE_SELECT} WHERE n.id = $1"))
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await?,
+            );
+        }
+        tx.commit().await?;
+        Ok(claimed)
+    }
+
+    /// Claims a notice just written in `conn`'s transaction for the process that wrote it, which
+    /// delivers it at once (the bot's turn): no other process's sweeper posts it meanwhile.
+    pub(super) async fn hold_notice(
+        &self,
+        conn: &mut AnyConnection,
+        notice: i64,
+    ) -> Result<(), ServiceError> {
+        sqlx::query("UPDATE notices SET claimed_until = $1 WHERE id = $2")
+            .bind(self.now() + self.lease)
+            .bind(notice)
+            .execute(conn)
+            .await?;
+        Ok(())
+    }
+
     /// Records how a try to deliver a notice went: delivered, to be tried again after a wait that
     /// doubles each time (given up after [`MAX_DELIVERY_ATTEMPTS`]), or given up.
     pub async fn tried(&self, notice: i64, how: Delivery) -> Result<(), ServiceError> {
@@ -325,7 +391,7 @@ impl Service {
             Delivery::Delivered => return self.delivered(notice).await,
             Delivery::Retry => {
                 sqlx::query(
-                    "UPDATE notices SET attempts = attempts + 1,
+                    "UPDATE notices SET attempts = attempts + 1, claimed_until = NULL,
                         next_try_at = $1 + CASE
                             WHEN attempts >= 20 OR ($2 << CAST(attempts AS INTEGER)) > $3 THEN $3
                             ELSE $2 << CAST(attempts AS INTEGER) END,
@@ -343,7 +409,8 @@ impl Service {
             }
             Delivery::GiveUp => {
                 sqlx::query(
-                    "UPDATE notices SET attempts = attempts + 1, given_up_at = $1 WHERE id = $2",
+                    "UPDATE notices SET attempts = attempts + 1, given_up_at = $1, claimed_until = NULL
+                     WHERE id = $2",
                 )
                 .bind(now)
                 .bind(notice)
@@ -371,7 +438,7 @@ impl Service {
 
     /// Marks a notice delivered.
     pub async fn delivered(&self, notice: i64) -> Result<(), ServiceError> {
-        sqlx::query("UPDATE notices SET delivered_at = $1 WHERE id = $2")
+        sqlx::query("UPDATE notices SET delivered_at = $1, claimed_until = NULL WHERE id = $2")
             .bind(self.now())
             .bind(notice)
             .execute(&self.pool)

@@ -302,11 +302,9 @@ async fn open_service(url: &str) -> Result<taflbot::service::Service, cli::CliEr
         Err(_) => service,
         Ok(lease) => match lease.trim().parse::<i64>() {
             Ok(seconds) if (1..=3600).contains(&seconds) => service.with_lease(seconds),
-            _ => {
-                return Err(cli::CliError::message(format!(
-                    "TAFLBOT_LEASE_SECONDS must be a number of seconds from 1 to 3600, not {lease:?}"
-                )))
-            }
+            _ => return Err(cli::CliError::message(format!(
+                "TAFLBOT_LEASE_SECONDS must be a number of seconds from 1 to 3600, not {lease:?}"
+            ))),
         },
     };
     // Vacation days a year: TAFLBOT_VACATION_DAYS, or the default.

@@ -30,6 +30,7 @@ mod ratings;
 mod render;
 mod servers;
 mod service;
+mod shared;
 mod sql;
 mod support;
 mod takeback;

@@ -83,8 +83,8 @@ async fn postgres_has_the_schema_sqlite_has_and_migrates_once_from_two_processes
     let versions: Vec<i64> =
         sqlx::query_scalar("SELECT version FROM schema_migrations ORDER BY version")
             .fetch_all(&one)
-        .await
-        .unwrap();
+            .await
+            .unwrap();
     assert_eq!(versions, [10, 11]);
     let rows: Vec<(String, String, String)> = sqlx::query_as(
         "SELECT table_name::TEXT, column_name::TEXT, is_nullable::TEXT

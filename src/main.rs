@@ -148,6 +148,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Copy every table of one database into another that is empty: SQLite to PostgreSQL or
+    /// back, in one transaction, with the row counts checked. Stop the bot first.
+    CopyDb {
+        /// The database to copy: a SQLite path or `sqlite:` URL, or a `postgres://` URL.
+        #[arg(long)]
+        from: String,
+        /// The empty database to copy into (its schema is made if missing).
+        #[arg(long)]
+        to: String,
+    },
 }
 
 fn run(args: Args) -> Result<String, cli::CliError> {
@@ -247,6 +257,7 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             cli::import(variant, &text)
         }
         Command::Local { db, images } => local(db, &images),
+        Command::CopyDb { from, to } => copy_db(&from, &to),
         Command::Run { images } => match taflbot::discord::Config::from_env() {
             Ok(Some(config)) => bot(config),
             Ok(None) => {
@@ -287,6 +298,36 @@ fn local(db: Option<String>, images: &std::path::Path) -> Result<String, cli::Cl
     })
 }
 
+/// `taflbot copy-db`: opens both databases (bringing their schemas up to date) and copies.
+fn copy_db(from: &str, to: &str) -> Result<String, cli::CliError> {
+    use taflbot::store;
+    let runtime = runtime()?;
+    runtime.block_on(async {
+        let source = store::open(from).await.map_err(|e| {
+            cli::CliError::message(format!("cannot open {}: {e}", store::shown(from)))
+        })?;
+        let target = store::open(to).await.map_err(|e| {
+            cli::CliError::message(format!("cannot open {}: {e}", store::shown(to)))
+        })?;
+        let copied = store::copy::copy(&source, &target).await.map_err(|e| {
+            cli::CliError::message(format!(
+                "nothing copied from {} to {}: {e}",
+                store::shown(from),
+                store::shown(to)
+            ))
+        })?;
+        source.close().await;
+        target.close().await;
+        let rows: Vec<String> = copied.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        Ok(format!(
+            "Copied {} to {}: {}.\n",
+            store::shown(from),
+            store::shown(to),
+            rows.join(", ")
+        ))
+    })
+}
+
 /// Opens the database and builds the service on it.
 async fn open_service(url: &str) -> Result<taflbot::service::Service, cli::CliError> {
     let pool = taflbot::store::open(url).await.map_err(|e| {
@@ -302,9 +343,11 @@ async fn open_service(url: &str) -> Result<taflbot::service::Service, cli::CliEr
         Err(_) => service,
         Ok(lease) => match lease.trim().parse::<i64>() {
             Ok(seconds) if (1..=3600).contains(&seconds) => service.with_lease(seconds),
-            _ => return Err(cli::CliError::message(format!(
+            _ => {
+                return Err(cli::CliError::message(format!(
                 "TAFLBOT_LEASE_SECONDS must be a number of seconds from 1 to 3600, not {lease:?}"
-            ))),
+            )))
+            }
         },
     };
     // Vacation days a year: TAFLBOT_VACATION_DAYS, or the default.

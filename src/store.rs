@@ -9,6 +9,8 @@
 //! those few differences; `Any` keeps them here, where [`Engine`] names them: how a write
 //! transaction takes its lock, the schema, and how a connection is set up.
 
+pub mod copy;
+
 use std::str::FromStr;
 use std::time::Duration;
 

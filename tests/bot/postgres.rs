@@ -219,3 +219,133 @@ fn the_service_tests_pass_on_postgres_too() {
         "only {passed} tests ran on PostgreSQL:\n{stdout}"
     );
 }
+
+/// Each game as a player sees it, and the tyr-11 leaderboard, of a service's database.
+async fn what_players_see(svc: &taflbot::service::Service) -> (Vec<String>, Vec<String>) {
+    let ids: Vec<i64> = sqlx::query_scalar("SELECT id FROM games ORDER BY id")
+        .fetch_all(svc.pool())
+        .await
+        .unwrap();
+    let mut games = Vec::new();
+    for id in ids {
+        let g = svc.game(id).await.unwrap();
+        games.push(format!(
+            "{} {} {} {:?} {:?} {} {:?}",
+            g.id, g.position, g.turns, g.outcome, g.waiting_for, g.deadline, g.ratings
+        ));
+    }
+    let board = svc
+        .leaderboard(Some("tyr-11".parse().unwrap()), 1)
+        .await
+        .unwrap()
+        .lines
+        .iter()
+        .map(|r| format!("{} {} {:?} {}", r.rank, r.player.name, r.rating, r.games))
+        .collect();
+    (games, board)
+}
+
+fn copy_db(from: &str, to: &str) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args(["copy-db", "--from", from, "--to", to])
+        .output()
+        .unwrap()
+}
+
+/// `taflbot copy-db` from SQLite into an empty PostgreSQL and back: every row comes across, the
+/// games go on where they were (new rows numbered after the old), a target holding data is
+/// refused, and nothing in it changes.
+#[tokio::test]
+async fn copy_db_moves_a_server_to_postgres_and_back_and_its_games_go_on() {
+    use crate::support::{alice, bob, carol, service_at, started, turns, T0};
+    use taflbot::service::{News, SideChoice};
+    let Some(pg) = throwaway_pg::cluster() else {
+        return;
+    };
+    let dir = crate::support::scratch("copy-db");
+    let sqlite = dir.join("club.db");
+    let sqlite = sqlite.to_str().unwrap();
+    let (svc, _) = service_at(sqlite, T0).await;
+    // A rated result, a game going on, a challenge open, a kept notice, a setting.
+    let done = started(&svc).await;
+    turns(&svc, done, 2).await;
+    svc.resign(&bob(), Some(done), None).await.unwrap();
+    let going = started(&svc).await;
+    turns(&svc, going, 3).await;
+    svc.challenge(
+        &carol(),
+        &alice(),
+        "brandubh",
+        SideChoice::Random,
+        None,
+        None,
+    )
+    .await
+    .unwrap();
+    svc.leave_notice(going, &News::Update).await.unwrap();
+    svc.set_direct_messages(&bob(), true).await.unwrap();
+    let before = what_players_see(&svc).await;
+    let counts = taflbot::store::copy::counts(svc.pool()).await.unwrap();
+    svc.pool().close().await;
+
+    let target = pg.database();
+    let out = copy_db(sqlite, &target);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("games 2") && said.contains("moves 5"),
+        "{said}"
+    );
+
+    let pool = taflbot::store::open(&target).await.unwrap();
+    assert_eq!(taflbot::store::copy::counts(&pool).await.unwrap(), counts);
+    let moved = taflbot::service::Service::new(
+        pool,
+        std::sync::Arc::new(taflbot::service::TestClock::new(T0)),
+    );
+    assert_eq!(what_players_see(&moved).await, before);
+    assert_eq!(moved.pending_notices().await.unwrap().len(), 1);
+    assert!(moved.wants_direct_messages(&bob()).await.unwrap());
+    // The game goes on, and a new one is numbered after the old.
+    turns(&moved, going, 4).await;
+    assert_eq!(moved.game(going).await.unwrap().turns, 4);
+    assert_eq!(started(&moved).await, going + 1);
+
+    // Into a database that holds data: refused, and it is unchanged.
+    let after = taflbot::store::copy::counts(moved.pool()).await.unwrap();
+    let refused = copy_db(sqlite, &target);
+    assert!(!refused.status.success());
+    let why = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        why.contains("already holds data") && why.contains("3 games"),
+        "{why}"
+    );
+    assert_eq!(
+        taflbot::store::copy::counts(moved.pool()).await.unwrap(),
+        after
+    );
+
+    // And back into a new SQLite file.
+    let back = dir.join("back.db");
+    let back = back.to_str().unwrap();
+    let out = copy_db(&target, back);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (home, _) = service_at(back, T0).await;
+    assert_eq!(
+        taflbot::store::copy::counts(home.pool()).await.unwrap(),
+        after
+    );
+    assert_eq!(
+        what_players_see(&home).await,
+        what_players_see(&moved).await
+    );
+    assert_eq!(started(&home).await, going + 2);
+}

@@ -31,6 +31,56 @@ pub struct Config {
     pub posts: Retry,
     /// How often deadlines are checked and notices delivered.
     pub sweep_every: Duration,
+    /// The shards this process runs (`TAFLBOT_SHARDS`); every shard Discord recommends when
+    /// `None`.
+    pub shards: Option<Shards>,
+}
+
+/// A range of shards for one of several processes: `FIRST-LAST/TOTAL`, both ends included (`0-1/4`
+/// runs shards 0 and 1 of 4). The process running shard 0 registers the commands; the others
+/// leave them be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shards {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+impl Shards {
+    /// Whether this process registers the commands: only the one that runs shard 0.
+    pub fn registers(&self) -> bool {
+        self.first == 0
+    }
+
+    /// The shard that carries a server's events, as Discord routes them.
+    pub fn of_guild(guild: u64, total: u32) -> u32 {
+        ((guild >> 22) % u64::from(total.max(1))) as u32
+    }
+}
+
+impl std::str::FromStr for Shards {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shards, String> {
+        let wrong = || {
+            format!(
+                "TAFLBOT_SHARDS must be FIRST-LAST/TOTAL with FIRST <= LAST < TOTAL (for example \
+                 0-1/4), not {text:?}"
+            )
+        };
+        let (range, total) = text.trim().split_once('/').ok_or_else(wrong)?;
+        let (first, last) = range.split_once('-').unwrap_or((range, range));
+        let number = |n: &str| n.trim().parse::<u32>().map_err(|_| wrong());
+        let shards = Shards {
+            first: number(first)?,
+            last: number(last)?,
+            total: number(total)?,
+        };
+        if shards.first > shards.last || shards.last >= shards.total {
+            return Err(wrong());
+        }
+        Ok(shards)
+    }
 }
 
 impl std::fmt::Debug for Config {
@@ -39,6 +89,7 @@ impl std::fmt::Debug for Config {
             .field("token", &"(hidden)")
             .field("api_base", &self.api_base)
             .field("guild_id", &self.guild_id)
+            .field("shards", &self.shards)
             .finish_non_exhaustive()
     }
 }
@@ -54,6 +105,7 @@ impl Config {
             answers: Retry::answers(),
             posts: Retry::posts(),
             sweep_every: Duration::from_secs(60),
+            shards: None,
         }
     }
 
@@ -73,6 +125,10 @@ impl Config {
                 post::parse_id(g.trim())
                     .ok_or_else(|| format!("DISCORD_GUILD_ID is not a Discord id: {g:?}"))?,
             ),
+            _ => None,
+        };
+        config.shards = match std::env::var("TAFLBOT_SHARDS") {
+            Ok(s) if !s.trim().is_empty() => Some(s.parse()?),
             _ => None,
         };
         Ok(Some(config))
@@ -311,6 +367,7 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
     });
     let data = bot.clone();
     let guild = config.guild_id;
+    let registers = config.shards.is_none_or(|s| s.registers());
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: commands::all(),
@@ -323,6 +380,10 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
         .setup(move |ctx, _ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;
+                if !registers {
+                    tracing::info!("commands are registered by the process that runs shard 0");
+                    return Ok(data);
+                }
                 let registered = match guild {
                     Some(g) => {
                         poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
@@ -356,7 +417,23 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
         let (bot, http) = (deliverer.clone(), http.clone());
         async move { bot.deliver(&http, notice).await }
     });
-    let client = tokio::spawn(async move { client.start().await });
+    let shards_run = config.shards;
+    let client = tokio::spawn(async move {
+        match shards_run {
+            // serenity reads the range's end as included: `first..last` starts `first` to `last`
+            // (pinned by a test against the fake Discord).
+            Some(s) => {
+                tracing::info!(
+                    first = s.first,
+                    last = s.last,
+                    total = s.total,
+                    "starting shards"
+                );
+                client.start_shard_range(s.first..s.last, s.total).await
+            }
+            None => client.start_autosharded().await,
+        }
+    });
     Ok(Running {
         client,
         shards,

@@ -174,12 +174,20 @@ struct State {
     /// Who waits for the answer to an interaction, by interaction id.
     waiting: HashMap<u64, oneshot::Sender<Call>>,
     identifies: usize,
+    /// Each identify's shard, as `[shard, total]`, in order.
+    identified: Vec<[u32; 2]>,
+    /// The shard of each gateway session, for its resumes.
+    sessions: HashMap<String, u32>,
 }
 
 struct Inner {
     state: Mutex<State>,
     changed: Notify,
-    gateway: Mutex<Option<mpsc::UnboundedSender<Frame>>>,
+    /// The connected gateway of each shard.
+    gateway: Mutex<HashMap<u32, mpsc::UnboundedSender<Frame>>>,
+    /// The shards Discord recommends at `GET /gateway/bot`, and the total the bot identified with.
+    shards: std::sync::atomic::AtomicU32,
+    total: std::sync::atomic::AtomicU32,
     seq: AtomicU64,
     ids: AtomicU64,
     ws_url: String,
@@ -203,7 +211,9 @@ impl Fake {
         let inner = Arc::new(Inner {
             state: Mutex::new(State::default()),
             changed: Notify::new(),
-            gateway: Mutex::new(None),
+            gateway: Mutex::new(HashMap::new()),
+            shards: std::sync::atomic::AtomicU32::new(1),
+            total: std::sync::atomic::AtomicU32::new(1),
             seq: AtomicU64::new(0),
             ids: AtomicU64::new(1_000_000_000_000_000_000),
             ws_url,
@@ -308,6 +318,16 @@ impl Fake {
         self.inner.state.lock().unwrap().identifies
     }
 
+    /// Each identify's `[shard, total]`, in order.
+    pub fn identified(&self) -> Vec<[u32; 2]> {
+        self.inner.state.lock().unwrap().identified.clone()
+    }
+
+    /// The number of shards `GET /gateway/bot` recommends.
+    pub fn recommend_shards(&self, n: u32) {
+        self.inner.shards.store(n, Ordering::SeqCst);
+    }
+
     /// Waits until a recorded call satisfies `pred`, and returns the first that does.
     pub async fn wait_call(&self, what: &str, pred: impl Fn(&Call) -> bool) -> Call {
         self.wait(what, || {
@@ -377,9 +397,16 @@ impl Fake {
     pub fn dispatch(&self, name: &str, d: Value) {
         let s = self.inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
         let frame = json!({"op": 0, "t": name, "s": s, "d": d});
-        let sender = self.inner.gateway.lock().unwrap().clone();
+        // A server's events go to its shard, as Discord sends them; others to shard 0.
+        let shard = d["guild_id"]
+            .as_str()
+            .and_then(|g| g.parse::<u64>().ok())
+            .map_or(0, |g| {
+                taflbot::discord::Shards::of_guild(g, self.inner.total.load(Ordering::SeqCst))
+            });
+        let sender = self.inner.gateway.lock().unwrap().get(&shard).cloned();
         sender
-            .expect("no bot is connected to the fake gateway")
+            .unwrap_or_else(|| panic!("no bot runs shard {shard} on the fake gateway"))
             .send(Frame::Text(frame.to_string()))
             .expect("the gateway socket is gone");
     }
@@ -615,9 +642,20 @@ async fn serve_gateway(inner: Arc<Inner>, stream: TcpStream) {
                 let _ = tx.send(Frame::Text(json!({"op": 11}).to_string()));
             }
             Some(2) => {
-                inner.state.lock().unwrap().identifies += 1;
-                *inner.gateway.lock().unwrap() = Some(tx.clone());
+                let shard = &payload["d"]["shard"];
+                let (id, total) = (
+                    shard[0].as_u64().unwrap_or(0) as u32,
+                    shard[1].as_u64().unwrap_or(1) as u32,
+                );
                 let s = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
+                {
+                    let mut state = inner.state.lock().unwrap();
+                    state.identifies += 1;
+                    state.identified.push([id, total]);
+                    state.sessions.insert(format!("session{s}"), id);
+                }
+                inner.total.store(total, Ordering::SeqCst);
+                inner.gateway.lock().unwrap().insert(id, tx.clone());
                 let ready = json!({"op": 0, "t": "READY", "s": s, "d": {
                     "v": 10,
                     "user": bot_user(),
@@ -629,7 +667,13 @@ async fn serve_gateway(inner: Arc<Inner>, stream: TcpStream) {
                 let _ = tx.send(Frame::Text(ready.to_string()));
             }
             Some(6) => {
-                *inner.gateway.lock().unwrap() = Some(tx.clone());
+                let session = payload["d"]["session_id"].as_str().unwrap_or_default();
+                let shard = inner.state.lock().unwrap().sessions.get(session).copied();
+                inner
+                    .gateway
+                    .lock()
+                    .unwrap()
+                    .insert(shard.unwrap_or(0), tx.clone());
                 let s = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
                 let resumed = json!({"op": 0, "t": "RESUMED", "s": s, "d": {}});
                 let _ = tx.send(Frame::Text(resumed.to_string()));
@@ -930,7 +974,7 @@ fn route(inner: &Inner, method: &str, path: &str, call: &Call) -> (u16, Vec<u8>)
     match (method, parts.as_slice()) {
         ("GET", ["", "gateway"]) => ok(json!({"url": inner.ws_url})),
         ("GET", ["", "gateway", "bot"]) => ok(json!({
-            "url": inner.ws_url, "shards": 1,
+            "url": inner.ws_url, "shards": inner.shards.load(Ordering::SeqCst),
             "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
         })),
         ("GET", ["", "users", "@me"]) => ok(bot_user()),

@@ -12,3 +12,4 @@ mod faults;
 mod limits;
 mod process;
 mod registration;
+mod shards;

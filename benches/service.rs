@@ -1,9 +1,12 @@
 //! The service's speed and footprint, as a bench binary (`cargo bench --bench service`):
-//! - moves per second through the service, on a database file, each move rendered;
+//! - moves per second through the service, each move rendered: on a SQLite file, and on a
+//!   throwaway PostgreSQL (where its server is installed) beside it in the same run;
 //! - opening a database of 100,000 finished and 10,000 active games (open, migrate, first sweep);
 //! - resident memory after loading every one of those 10,000 active games.
 
 mod common;
+#[path = "../tests/throwaway_pg/mod.rs"]
+mod throwaway_pg;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -66,9 +69,8 @@ async fn play_games(svc: Service, players: [Person; 2], count: usize, first_seed
     played
 }
 
-async fn moves_per_second(dir: &std::path::Path) {
-    let url = dir.join("moves.db");
-    let pool = taflbot::store::open(url.to_str().unwrap()).await.unwrap();
+async fn moves_per_second(engine: &str, url: &str) {
+    let pool = taflbot::store::open(url).await.unwrap();
     let svc = Service::new(pool, Arc::new(SystemClock));
     for tasks in [1usize, 8] {
         let start = Instant::now();
@@ -91,8 +93,8 @@ async fn moves_per_second(dir: &std::path::Path) {
         }
         let secs = start.elapsed().as_secs_f64();
         println!(
-            "service moves, {tasks} game(s) at a time: {played} moves in {secs:.2} s = {:.0} moves/s \
-             (file database, WAL, each move rendered)",
+            "service moves on {engine}, {tasks} game(s) at a time: {played} moves in {secs:.2} s = \
+             {:.0} moves/s (each move rendered)",
             played as f64 / secs
         );
     }
@@ -204,7 +206,14 @@ async fn big_database(dir: &std::path::Path) {
 fn main() {
     let only_moves = std::env::args().any(|a| a == "moves");
     common::bench_binary("service", |dir| async move {
-        moves_per_second(&dir).await;
+        moves_per_second(
+            "SQLite (a file, WAL)",
+            dir.join("moves.db").to_str().unwrap(),
+        )
+        .await;
+        if let Some(pg) = throwaway_pg::cluster() {
+            moves_per_second("PostgreSQL (loopback, fsync off)", &pg.database()).await;
+        }
         if !only_moves {
             big_database(&dir).await;
         }

@@ -10,7 +10,7 @@ use taflbot::service::{
     News, Person, Service, ServiceError, SideChoice, TestClock, DAY, LEASE, MAX_OPEN_CHALLENGES,
 };
 
-use crate::support::{alice, bob, scratch, started, store, T0};
+use crate::support::{alice, bob, moves_stored, scratch, started, store, T0};
 
 /// Two services on one new database, as two processes would have, sharing one clock.
 async fn two_processes(name: &str) -> (Service, Service, Arc<TestClock>) {
@@ -20,14 +20,6 @@ async fn two_processes(name: &str) -> (Service, Service, Arc<TestClock>) {
     let one = Service::new(store(url).await, clock.clone());
     let two = Service::new(store(url).await, clock.clone());
     (one, two, clock)
-}
-
-async fn moves_stored(svc: &Service, game: i64) -> i64 {
-    sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
-        .bind(game)
-        .fetch_one(svc.pool())
-        .await
-        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

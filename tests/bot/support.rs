@@ -67,6 +67,15 @@ pub async fn service_at(url: &str, now: i64) -> (Service, Arc<TestClock>) {
     (Service::new(pool, clock.clone()), clock)
 }
 
+/// How many moves of a game are stored.
+pub async fn moves_stored(svc: &Service, game: i64) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
+        .bind(game)
+        .fetch_one(svc.pool())
+        .await
+        .unwrap()
+}
+
 /// A game begun: alice (attackers) against bob (defenders) at tyr-11, three days per move.
 pub async fn started(svc: &Service) -> i64 {
     let c = svc
@@ -276,11 +285,7 @@ impl Harness {
     }
 
     pub async fn moves_stored(&self, game: i64) -> i64 {
-        sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
-            .bind(game)
-            .fetch_one(self.service.pool())
-            .await
-            .unwrap()
+        moves_stored(&self.service, game).await
     }
 
     /// Replaces a fresh game's start position (the service replays from it).

@@ -14,8 +14,8 @@ use taflbot::service::{
 
 use crate::fake_discord::{self, s, Member, Opt, GUILD};
 use crate::support::{
-    alice, bob, carol, is_png, person, png_of, service_at, until_no_notice_pending, Harness, ALICE,
-    BOB, CAROL, CHANNEL, T0,
+    alice, bob, carol, is_png, moves_stored, person, png_of, service_at, until_no_notice_pending,
+    Harness, ALICE, BOB, CAROL, CHANNEL, T0,
 };
 
 fn taflbot() -> Person {
@@ -24,14 +24,6 @@ fn taflbot() -> Person {
 
 async fn service(url: &str) -> Service {
     service_at(url, T0).await.0
-}
-
-async fn moves_stored(svc: &Service, game: i64) -> i64 {
-    sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
-        .bind(game)
-        .fetch_one(svc.pool())
-        .await
-        .unwrap()
 }
 
 /// A Brandubh game between people after a turn each: `attacker` moved d2-e2, `defender` c4-c3.

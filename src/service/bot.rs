@@ -53,6 +53,8 @@ pub struct BotThought {
     game: i64,
     searched: Vec<Turn>,
     turn: Vec<Step>,
+    /// The end of this process's claim on the turn: released only while it is still ours.
+    claimed_until: i64,
 }
 
 /// Where games for the bot to move are announced to the task that plays them.
@@ -178,22 +180,18 @@ impl Service {
     /// stored with the moves). Nothing when it is not the bot's turn, or the game changed while
     /// the bot thought (it is then asked again).
     pub async fn bot_turn(&self, id: i64) -> Result<Option<Notice>, ServiceError> {
-        match self.bot_think(id).await {
-            Ok(Some(thought)) => self.bot_play(thought).await,
-            Ok(None) => Ok(None),
-            Err(e) => {
-                // Let this process or another try again at once rather than after the lease.
-                let _ = self.release_bot_turn(id).await;
-                Err(e)
-            }
+        match self.bot_think(id).await? {
+            Some(thought) => self.bot_play(thought).await,
+            None => Ok(None),
         }
     }
 
     /// Claims the bot's turn in game `id` for this process until the lease runs out: whether no
     /// other process holds it. A process that dies while searching leaves the turn to the others
     /// once its lease has run out.
-    async fn claim_bot_turn(&self, id: i64) -> Result<bool, ServiceError> {
+    async fn claim_bot_turn(&self, id: i64) -> Result<Option<i64>, ServiceError> {
         let now = self.now();
+        let until = now + self.lease;
         // One statement, so one claimer wins: on PostgreSQL a second waits for the first's row
         // lock and then finds the claim taken; on SQLite writes are one at a time.
         let claimed = sqlx::query(
@@ -201,19 +199,29 @@ impl Service {
              WHERE id = $2 AND status = 'active'
                AND (bot_claimed_until IS NULL OR bot_claimed_until <= $3)",
         )
-        .bind(now + self.lease)
+        .bind(until)
         .bind(id)
         .bind(now)
         .execute(&self.pool)
         .await?;
-        Ok(claimed.rows_affected() == 1)
+        Ok((claimed.rows_affected() == 1).then_some(until))
     }
 
-    async fn release_bot_turn(&self, id: i64) -> Result<(), ServiceError> {
-        sqlx::query("UPDATE games SET bot_claimed_until = NULL WHERE id = $1")
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
+    /// Gives up this process's claim (the one ending at `until`), unless it ran out and another
+    /// process holds the turn now: so that the turn is tried again at once, not after the lease.
+    async fn release_bot_turn(
+        &self,
+        conn: &mut AnyConnection,
+        id: i64,
+        until: i64,
+    ) -> Result<(), ServiceError> {
+        sqlx::query(
+            "UPDATE games SET bot_claimed_until = NULL WHERE id = $1 AND bot_claimed_until = $2",
+        )
+        .bind(id)
+        .bind(until)
+        .execute(conn)
+        .await?;
         Ok(())
     }
 
@@ -231,21 +239,31 @@ impl Service {
             }
             (loaded.game, level, loaded.row.move_count)
         };
-        if !self.claim_bot_turn(id).await? {
+        let Some(claimed_until) = self.claim_bot_turn(id).await? else {
             // Another process is searching it.
             return Ok(None);
-        }
+        };
         let seed = id as u64 ^ (count as u64) << 32;
         let searched = game.turns().to_vec();
         let thought = self
             .thinking
             .turn(move || engine::think(&game, &Settings::level(level, seed)))
-            .await?
-            .map_err(|e| ServiceError::Internal(e.to_string()))?;
+            .await
+            .and_then(|t| t.map_err(|e| ServiceError::Internal(e.to_string())));
+        let thought = match thought {
+            Ok(thought) => thought,
+            Err(e) => {
+                if let Ok(mut conn) = self.pool.acquire().await {
+                    let _ = self.release_bot_turn(&mut conn, id, claimed_until).await;
+                }
+                return Err(e);
+            }
+        };
         Ok(Some(BotThought {
             game: id,
             searched,
             turn: thought.turn,
+            claimed_until,
         }))
     }
 
@@ -265,8 +283,9 @@ impl Service {
                 side
             }
             _ => {
-                drop(tx);
-                self.release_bot_turn(id).await?;
+                self.release_bot_turn(&mut tx, id, thought.claimed_until)
+                    .await?;
+                tx.commit().await?;
                 return Ok(None);
             }
         };
@@ -302,9 +321,7 @@ impl Service {
         let notice = self.notice(&mut tx, id, &news).await?;
         // This process delivers it now; another's sweeper leaves it alone meanwhile.
         self.hold_notice(&mut tx, notice.id).await?;
-        sqlx::query("UPDATE games SET bot_claimed_until = NULL WHERE id = $1")
-            .bind(id)
-            .execute(&mut *tx)
+        self.release_bot_turn(&mut tx, id, thought.claimed_until)
             .await?;
         tx.commit().await?;
         Ok(Some(notice))

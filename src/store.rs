@@ -78,12 +78,7 @@ pub async fn begin_write(
         Engine::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
         Engine::Postgres => {
             let mut tx = pool.begin().await?;
-            // In FROM, so that the row has a column the `Any` driver can read (the function's own
-            // result is `void`).
-            sqlx::query("SELECT 1 FROM pg_advisory_xact_lock($1)")
-                .bind(WRITE_LOCK)
-                .execute(&mut *tx)
-                .await?;
+            lock_writes(&mut tx).await?;
             Ok(tx)
         }
     }
@@ -154,6 +149,17 @@ pub enum StoreError {
     Database(#[from] sqlx::Error),
     #[error("database error: the database has schema version {found}, newer than this taflbot knows ({known})")]
     TooNew { found: i64, known: i64 },
+}
+
+/// Takes PostgreSQL's write lock ([`WRITE_LOCK`]) until the transaction ends. The call is in
+/// FROM, so that the row has a column the `Any` driver can read (the function's own result is
+/// `void`).
+async fn lock_writes(conn: &mut sqlx::AnyConnection) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT 1 FROM pg_advisory_xact_lock($1)")
+        .bind(WRITE_LOCK)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 /// Opens the database named by `url` and brings its schema up to date: a `postgres://` (or
@@ -326,10 +332,7 @@ async fn record_migration(
 /// first's work done.
 async fn migrate_postgres(pool: &AnyPool) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
-    sqlx::query("SELECT 1 FROM pg_advisory_xact_lock($1)")
-        .bind(WRITE_LOCK)
-        .execute(&mut *tx)
-        .await?;
+    lock_writes(&mut tx).await?;
     sqlx::raw_sql(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
             version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",

@@ -352,11 +352,7 @@ impl Service {
         .await?;
         let mut claimed = Vec::with_capacity(ids.len());
         for id in ids {
-            sqlx::query("UPDATE notices SET claimed_until = $1 WHERE id = $2")
-                .bind(now + self.lease)
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+            self.hold_notice(&mut tx, id).await?;
             claimed.push(
                 sqlx::query_as(&format!("{NOTICE_SELECT} WHERE n.id = $1"))
                     .bind(id)
@@ -368,8 +364,9 @@ impl Service {
         Ok(claimed)
     }
 
-    /// Claims a notice just written in `conn`'s transaction for the process that wrote it, which
-    /// delivers it at once (the bot's turn): no other process's sweeper posts it meanwhile.
+    /// Claims a notice for this process until its lease runs out: one just written in `conn`'s
+    /// transaction by the process that delivers it at once (the bot's turn), or one claimed by
+    /// [`Service::claim_notices`]. No other process's sweeper posts it meanwhile.
     pub(super) async fn hold_notice(
         &self,
         conn: &mut AnyConnection,

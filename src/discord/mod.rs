@@ -406,7 +406,12 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
     let shards = client.shard_manager.clone();
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let (deliverer, http) = (bot.clone(), client.http.clone());
-    let sweeper = service.spawn_sweeper(config.sweep_every, stopped.clone(), {
+    // At least once a lease: a notice left claimed by a process that died is delivered soon
+    // after its claim runs out.
+    let sweep_every = config
+        .sweep_every
+        .min(Duration::from_secs(service.lease().max(1) as u64));
+    let sweeper = service.spawn_sweeper(sweep_every, stopped.clone(), {
         let (deliverer, http) = (deliverer.clone(), http.clone());
         move |notice| {
             let (bot, http) = (deliverer.clone(), http.clone());

@@ -146,6 +146,8 @@ pub enum Mode {
     AfterWork,
     /// Never answer.
     Hang,
+    /// Do the work, then never answer (the caller cannot tell it arrived, and may die waiting).
+    HangAfterWork,
 }
 
 #[derive(Clone, Debug)]
@@ -312,6 +314,11 @@ impl Fake {
 
     pub fn fail(&self, failure: Failure) {
         self.inner.state.lock().unwrap().failures.push(failure);
+    }
+
+    /// Forgets the planned failures not yet used up: every call is answered again.
+    pub fn heal(&self) {
+        self.inner.state.lock().unwrap().failures.clear();
     }
 
     pub fn identifies(&self) -> usize {
@@ -540,6 +547,13 @@ pub enum Opt {
     Int(i64),
     Bool(bool),
     User(Member),
+}
+
+/// The same interaction, sent from the server `guild` instead of the fake's own (its events then
+/// go to that server's shard).
+pub fn in_guild(mut interaction: Value, guild: u64) -> Value {
+    interaction["guild_id"] = json!(guild.to_string());
+    interaction
 }
 
 pub fn s(text: &str) -> Opt {
@@ -907,9 +921,11 @@ async fn handle(inner: &Inner, req: Request) -> (u16, Vec<u8>) {
     };
     if let Some((status, mode)) = planned {
         match mode {
-            Mode::Hang => {
+            Mode::Hang | Mode::HangAfterWork => {
+                let done =
+                    mode == Mode::HangAfterWork && route(inner, &req.method, &path, &call).0 < 300;
                 call.status = 0;
-                record(inner, call, false);
+                record(inner, call, done);
                 tokio::time::sleep(Duration::from_secs(3600)).await;
                 return (500, Vec::new());
             }

@@ -13,3 +13,4 @@ mod limits;
 mod process;
 mod registration;
 mod shards;
+mod two_processes;

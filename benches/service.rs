@@ -204,14 +204,22 @@ async fn big_database(dir: &std::path::Path) {
 }
 
 fn main() {
-    let only_moves = std::env::args().any(|a| a == "moves");
+    // `moves` measures only the moves; `sqlite` or `postgres` only that engine's.
+    let asked = |word: &str| std::env::args().any(|a| a == word);
+    let only_moves = asked("moves");
+    let (sqlite, postgres) = match (asked("sqlite"), asked("postgres")) {
+        (false, false) => (true, true),
+        chosen => chosen,
+    };
     common::bench_binary("service", |dir| async move {
-        moves_per_second(
-            "SQLite (a file, WAL)",
-            dir.join("moves.db").to_str().unwrap(),
-        )
-        .await;
-        if let Some(pg) = throwaway_pg::cluster() {
+        if sqlite {
+            moves_per_second(
+                "SQLite (a file, WAL)",
+                dir.join("moves.db").to_str().unwrap(),
+            )
+            .await;
+        }
+        if let Some(pg) = throwaway_pg::cluster().filter(|_| postgres) {
             moves_per_second("PostgreSQL (loopback, fsync off)", &pg.database()).await;
         }
         if !only_moves {

@@ -71,18 +71,75 @@ pub const WRITE_LOCK: i64 = 32758189831384948;
 /// game, two challenges that would pass a limit together, or two sweepers finding the same
 /// deadline, each run one after the other, and the second reads what the first wrote (READ
 /// COMMITTED reads afresh at each statement). Reads need no lock and run beside the writes.
+///
+/// A connection found lost as the transaction begins (PostgreSQL restarted, or ended the session)
+/// is dropped, and the transaction begun on another: nothing was done on it yet, so nothing is
+/// lost by trying again. A connection lost later fails the use case, whose transaction PostgreSQL
+/// then rolls back whole.
 pub async fn begin_write(
     pool: &AnyPool,
 ) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
-    match Engine::of_pool(pool) {
-        Engine::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
-        Engine::Postgres => {
-            let mut tx = pool.begin().await?;
-            lock_writes(&mut tx).await?;
-            Ok(tx)
+    let mut tries = 0;
+    loop {
+        let begun = match Engine::of_pool(pool) {
+            Engine::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
+            // One round trip: `BEGIN` and the lock as one simple query (PostgreSQL runs its
+            // statements in order, and the transaction is open when it answers).
+            Engine::Postgres => pool.begin_with(BEGIN_AND_LOCK.as_str()).await,
+        };
+        match begun {
+            // Every pooled connection may have been lost at once: one more try than there are.
+            Err(e) if lost_connection(&e) && tries <= pool.options().get_max_connections() => {
+                tries += 1;
+                suspect_connections();
+                tracing::info!(error = %e, "a database connection was lost; trying another");
+            }
+            other => return other,
         }
     }
 }
+
+/// Until when (milliseconds on [`clock_ms`]) every pooled PostgreSQL connection is tested before
+/// use: for a while after one was found lost, as its siblings were most likely lost with it.
+static SUSPECT_UNTIL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Milliseconds since this process first asked.
+fn clock_ms() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_millis() as u64
+}
+
+/// Marks the pooled connections as suspect for the next ten seconds, after one was found lost:
+/// each is then tested before use, and replaced if it is lost too.
+pub fn suspect_connections() {
+    SUSPECT_UNTIL.store(clock_ms() + 10_000, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn connections_suspect() -> bool {
+    clock_ms() < SUSPECT_UNTIL.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Whether an error says that the connection to the database was lost (the server went away,
+/// restarted or ended the session), rather than that a statement failed.
+pub fn lost_connection(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_) | sqlx::Error::Protocol(_) | sqlx::Error::PoolClosed => true,
+        sqlx::Error::Database(d) => d.code().is_some_and(|code| {
+            // PostgreSQL's connection exceptions (08...) and an operator's intervention (57P01
+            // terminated by the administrator, 57P02 crash of another backend, 57P03 starting
+            // up or shutting down).
+            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03")
+        }),
+        _ => false,
+    }
+}
+
+/// `BEGIN` followed by taking [`WRITE_LOCK`], as one simple query.
+static BEGIN_AND_LOCK: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"));
 
 /// The migrations, by version. A new schema change is a new file and a new row, never an edit.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -149,6 +206,36 @@ pub enum StoreError {
     Database(#[from] sqlx::Error),
     #[error("database error: the database has schema version {found}, newer than this taflbot knows ({known})")]
     TooNew { found: i64, known: i64 },
+    #[error("could not connect to PostgreSQL at {place}: {why}")]
+    Unreachable { place: String, why: String },
+}
+
+/// Connects to PostgreSQL once, to say in one sentence why it cannot be used (unreachable, or
+/// refusing the user, password or database) before a pool would retry for its whole timeout.
+async fn reach(url: &str, options: &AnyConnectOptions) -> Result<(), StoreError> {
+    let place = url::Url::parse(url)
+        .ok()
+        .map(|u| {
+            let host = u.host_str().unwrap_or("localhost").to_string();
+            format!("{host}:{}", u.port().unwrap_or(5432))
+        })
+        .unwrap_or_else(|| "the URL given".into());
+    let attempt = tokio::time::timeout(
+        Duration::from_secs(10),
+        <sqlx::AnyConnection as sqlx::Connection>::connect_with(options),
+    )
+    .await;
+    let why = match attempt {
+        Ok(Ok(conn)) => {
+            let _ = sqlx::Connection::close(conn).await;
+            return Ok(());
+        }
+        Ok(Err(sqlx::Error::Io(e))) => e.to_string(),
+        Ok(Err(sqlx::Error::Database(d))) => d.message().to_string(),
+        Ok(Err(e)) => e.to_string(),
+        Err(_) => "no answer in 10 seconds".to_string(),
+    };
+    Err(StoreError::Unreachable { place, why })
 }
 
 /// Takes PostgreSQL's write lock ([`WRITE_LOCK`]) until the transaction ends. The call is in
@@ -228,6 +315,9 @@ async fn open_once(url: &str) -> Result<AnyPool, StoreError> {
         Engine::Sqlite => sqlite_url(url),
     };
     let options = AnyConnectOptions::from_str(&url)?;
+    if engine == Engine::Postgres {
+        reach(&url, &options).await?;
+    }
     let pool = AnyPoolOptions::new()
         // Every connection to SQLite's `:memory:` is a database of its own: keep exactly one.
         .max_connections(match engine {
@@ -236,6 +326,26 @@ async fn open_once(url: &str) -> Result<AnyPool, StoreError> {
             Engine::Postgres => 10,
         })
         .min_connections(if memory { 1 } else { 0 })
+        // A PostgreSQL connection is tested by a round trip before use only when it has been
+        // idle a while, or another was just found lost: one in steady use would pay that on
+        // every transaction (a sixth of a move's time). One lost all the same is found by
+        // `begin_write`, or fails one request with "try again".
+        .test_before_acquire(engine == Engine::Sqlite)
+        .before_acquire(move |conn, meta| {
+            Box::pin(async move {
+                if engine == Engine::Postgres
+                    && (meta.idle_for > Duration::from_secs(1) || connections_suspect())
+                {
+                    sqlx::Connection::ping(conn).await?;
+                }
+                Ok(true)
+            })
+        })
+        // A database that cannot be reached fails a request in seconds, not half a minute.
+        .acquire_timeout(Duration::from_secs(match engine {
+            Engine::Postgres => 10,
+            Engine::Sqlite => 30,
+        }))
         .idle_timeout((!memory).then_some(Duration::from_secs(600)))
         .max_lifetime((!memory).then_some(Duration::from_secs(3600)))
         .after_connect(move |conn, _| {

@@ -155,7 +155,12 @@ impl From<sqlx::Error> for ServiceError {
             sqlx::Error::ColumnDecode { index, source } => {
                 ServiceError::Corrupt(format!("column {index}: {source}"))
             }
-            e => ServiceError::Database(e),
+            e => {
+                if crate::store::lost_connection(&e) {
+                    crate::store::suspect_connections();
+                }
+                ServiceError::Database(e)
+            }
         }
     }
 }

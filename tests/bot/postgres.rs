@@ -349,3 +349,139 @@ async fn copy_db_moves_a_server_to_postgres_and_back_and_its_games_go_on() {
     );
     assert_eq!(started(&home).await, going + 2);
 }
+
+/// Ends every session of the test's database but `holder`'s own, as PostgreSQL does when it
+/// restarts or an operator ends them.
+async fn end_other_sessions(holder: &mut sqlx::PgConnection) {
+    sqlx::query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    )
+    .execute(holder)
+    .await
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lost_connections_refuse_the_move_in_flight_whole_and_the_pool_reconnects() {
+    use sqlx::Connection;
+    use taflbot::service::text::{refusal, Plain};
+    use taflbot::service::{Service, ServiceError, TestClock};
+    let Some(pg) = throwaway_pg::cluster() else {
+        return;
+    };
+    let url = pg.database();
+    let pool = taflbot::store::open(&url).await.unwrap();
+    let svc = Service::new(
+        pool,
+        std::sync::Arc::new(TestClock::new(crate::support::T0)),
+    );
+    let game = crate::support::started(&svc).await;
+    let mut holder = sqlx::PgConnection::connect(&url).await.unwrap();
+    let a_move = |who| {
+        let svc = svc.clone();
+        async move {
+            let (_, moves) = svc.legal_moves(&who, Some(game), None).await.unwrap();
+            moves[moves.len() / 2].clone()
+        }
+    };
+
+    // Every idle connection of the bot is lost: the next move begins on a new one and goes
+    // through.
+    let mv = a_move(crate::support::alice()).await;
+    end_other_sessions(&mut holder).await;
+    svc.play(&crate::support::alice(), Some(game), None, &mv)
+        .await
+        .unwrap();
+
+    // A move caught halfway: it has written its move and waits for the game's row, which another
+    // session holds, when the connection is lost.
+    let mv = a_move(crate::support::bob()).await;
+    sqlx::query("BEGIN").execute(&mut holder).await.unwrap();
+    sqlx::query("SELECT id FROM games WHERE id = $1 FOR UPDATE")
+        .bind(game)
+        .execute(&mut holder)
+        .await
+        .unwrap();
+    let flight = tokio::spawn({
+        let (svc, mv) = (svc.clone(), mv.clone());
+        async move {
+            svc.play(&crate::support::bob(), Some(game), None, &mv)
+                .await
+        }
+    });
+    for waited in 0.. {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(&mut holder)
+        .await
+        .unwrap();
+        if waiting > 0 {
+            break;
+        }
+        assert!(waited < 500, "the move never waited for the game's row");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    end_other_sessions(&mut holder).await;
+    let refused = flight.await.unwrap().unwrap_err();
+    assert!(matches!(refused, ServiceError::Database(_)), "{refused:?}");
+    assert_eq!(
+        refusal(&refused, &Plain),
+        "the connection to the database was lost; nothing was changed, try again"
+    );
+    sqlx::query("ROLLBACK").execute(&mut holder).await.unwrap();
+    // Nothing of it was kept: neither the move nor the game's new state.
+    assert_eq!(crate::support::moves_stored(&svc, game).await, 1);
+    let view = svc.game(game).await.unwrap();
+    assert_eq!(view.turns, 1);
+    assert_eq!(view.waiting_for, Some(crate::support::bob()));
+    // Asked again, it goes through.
+    svc.play(&crate::support::bob(), Some(game), None, &mv)
+        .await
+        .unwrap();
+    assert_eq!(crate::support::moves_stored(&svc, game).await, 2);
+    holder.close().await.unwrap();
+}
+
+#[test]
+fn a_database_that_cannot_be_used_is_one_sentence_naming_the_host_never_the_password() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut urls = vec![(
+        format!("postgres://bot:s3cret@127.0.0.1:{port}/taflbot"),
+        format!("could not connect to PostgreSQL at 127.0.0.1:{port}: "),
+    )];
+    if let Some(pg) = throwaway_pg::cluster() {
+        urls.push((
+            format!("postgres://taflbot:s3cret@127.0.0.1:{}/no_such_db", pg.port),
+            "database \"no_such_db\" does not exist".to_string(),
+        ));
+    }
+    for (url, says) in urls {
+        let started = std::time::Instant::now();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_taflbot"))
+            .args(["local", "--db", &url])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.status.success(), "{text}");
+        assert_eq!(text.trim().lines().count(), 1, "{text}");
+        assert!(text.contains(&says), "{text}");
+        assert!(!text.contains("s3cret"), "{text}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "it took {:?} to say so",
+            started.elapsed()
+        );
+    }
+}

@@ -176,6 +176,9 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         ),
         Corrupt(why) => format!("stored data is damaged: {why}"),
         Internal(why) => format!("taflbot failed at this ({why}); try again"),
+        Database(why) if crate::store::lost_connection(why) => {
+            "the connection to the database was lost; nothing was changed, try again".to_string()
+        }
         Database(why) => {
             format!("the database failed ({why}); nothing was changed, try again")
         }

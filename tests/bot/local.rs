@@ -92,6 +92,14 @@ alice record game:1
         text.starts_with("Game #1 is over: alice (attackers) won: resignation."),
         "{text}"
     );
+    // On PostgreSQL, no SQLite file was made, where it was named or where the process ran.
+    if crate::support::on_postgres() {
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(files, ["pictures"], "only the pictures are files");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -106,6 +114,7 @@ fn local(db: &std::path::Path, images: &std::path::Path, input: &[u8]) -> std::p
             "--images",
             images.to_str().unwrap(),
         ])
+        .current_dir(db.parent().unwrap())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -11,7 +11,8 @@
 //! - [`notation`]: move text, canonical forms, game records, aagenielsen.dk move lists.
 //! - [`render`]: pictures of boards, GIFs of games, the rating chart.
 //! - [`rating`]: Glicko-2 arithmetic and the side advantage (pure).
-//! - [`store`]: the SQLite database and its migrations.
+//! - [`tournament`]: pairings and standings of tournaments of two-game matches (pure).
+//! - [`store`]: the database (SQLite or PostgreSQL) and its migrations, and `copy-db`.
 //! - [`service`]: the use cases (challenges, moves, endings, deadlines, the bot's turns, ratings,
 //!   vacations, takebacks...) and every sentence a player reads (`service::text`). Each change is
 //!   checked by the rules core and stored in one transaction.
@@ -43,3 +44,4 @@ pub mod render;
 pub mod rules;
 pub mod service;
 pub mod store;
+pub mod tournament;

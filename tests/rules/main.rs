@@ -17,3 +17,4 @@ mod properties;
 mod records;
 mod rule_by_rule;
 mod standard;
+mod tournament;

@@ -485,3 +485,19 @@ fn a_database_that_cannot_be_used_is_one_sentence_naming_the_host_never_the_pass
         );
     }
 }
+
+#[tokio::test]
+async fn copy_db_copies_every_table_of_the_schema() {
+    let pool = taflbot::store::open(":memory:").await.unwrap();
+    let mut tables: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+           AND name <> 'schema_migrations'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    tables.sort();
+    let mut copied: Vec<&str> = taflbot::store::copy::TABLES.to_vec();
+    copied.sort();
+    assert_eq!(tables, copied, "a table that copy-db leaves behind");
+}

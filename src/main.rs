@@ -338,30 +338,38 @@ async fn open_service(url: &str) -> Result<taflbot::service::Service, cli::CliEr
     })?;
     let service =
         taflbot::service::Service::new(pool, std::sync::Arc::new(taflbot::service::SystemClock));
-    // How long claims on shared work last: TAFLBOT_LEASE_SECONDS, or the default.
-    let service = match std::env::var("TAFLBOT_LEASE_SECONDS") {
-        Err(_) => service,
-        Ok(lease) => match lease.trim().parse::<i64>() {
-            Ok(seconds) if (1..=3600).contains(&seconds) => service.with_lease(seconds),
-            _ => {
-                return Err(cli::CliError::message(format!(
-                "TAFLBOT_LEASE_SECONDS must be a number of seconds from 1 to 3600, not {lease:?}"
-            )))
-            }
-        },
+    // How long claims on shared work last, and vacation days a year: from the environment, or
+    // the defaults.
+    let service = match number_from_env("TAFLBOT_LEASE_SECONDS", 1..=3600, "seconds")? {
+        Some(seconds) => service.with_lease(seconds),
+        None => service,
     };
-    // Vacation days a year: TAFLBOT_VACATION_DAYS, or the default.
-    Ok(match std::env::var("TAFLBOT_VACATION_DAYS") {
-        Err(_) => service,
-        Ok(days) => match days.trim().parse::<u32>() {
-            Ok(days) if days <= 366 => service.with_vacation_days(days),
-            _ => {
-                return Err(cli::CliError::message(format!(
-                    "TAFLBOT_VACATION_DAYS must be a number of days from 0 to 366, not {days:?}"
-                )))
-            }
+    Ok(
+        match number_from_env("TAFLBOT_VACATION_DAYS", 0..=366, "days")? {
+            Some(days) => service.with_vacation_days(days as u32),
+            None => service,
         },
-    })
+    )
+}
+
+/// A whole number from the environment variable `name`, within `range` (of `unit`); `None` when
+/// it is not set.
+fn number_from_env(
+    name: &str,
+    range: std::ops::RangeInclusive<i64>,
+    unit: &str,
+) -> Result<Option<i64>, cli::CliError> {
+    let Ok(text) = std::env::var(name) else {
+        return Ok(None);
+    };
+    match text.trim().parse::<i64>() {
+        Ok(n) if range.contains(&n) => Ok(Some(n)),
+        _ => Err(cli::CliError::message(format!(
+            "{name} must be a number of {unit} from {} to {}, not {text:?}",
+            range.start(),
+            range.end()
+        ))),
+    }
 }
 
 /// The Discord bot, until Ctrl-C or SIGTERM.

@@ -500,3 +500,31 @@ fn an_arena_match_played_in_parts_adds_up_to_the_whole() {
     assert_eq!(sum, whole.to_vec(), "{line}");
     assert_eq!(whole[0] + whole[2] + whole[4], 8);
 }
+
+#[test]
+fn a_setting_out_of_its_range_is_one_sentence_naming_it() {
+    for (name, value, says) in [
+        (
+            "TAFLBOT_LEASE_SECONDS",
+            "0",
+            "TAFLBOT_LEASE_SECONDS must be a number of seconds from 1 to 3600, not \"0\"",
+        ),
+        (
+            "TAFLBOT_VACATION_DAYS",
+            "a fortnight",
+            "TAFLBOT_VACATION_DAYS must be a number of days from 0 to 366, not \"a fortnight\"",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+            .args(["local", "--db", ":memory:"])
+            .env(name, value)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim(),
+            format!("taflbot: {says}")
+        );
+    }
+}

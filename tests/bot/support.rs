@@ -247,41 +247,14 @@ impl Harness {
 
     /// alice challenges bob (alice attacks) and bob accepts by button: the game and its thread.
     pub async fn game(&self, variant: &str) -> (i64, u64) {
-        let challenge = self
-            .slash(
-                ALICE,
-                CHANNEL,
-                "challenge",
-                &[
-                    ("opponent", Opt::User(BOB)),
-                    ("variant", s(variant)),
-                    ("side", Opt::Int(0)),
-                ],
-            )
-            .await;
-        let accept = challenge
-            .buttons()
-            .into_iter()
-            .find(|b| b.starts_with("accept:"))
-            .expect("an Accept button");
-        let answer = self.press(BOB, CHANNEL, &accept).await;
-        assert_eq!(answer.kind(), 7, "the challenge message is updated");
-        let game = self
-            .service
-            .games(&person(BOB))
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|g| g.id)
-            .max()
-            .unwrap();
-        // The answer comes first; the thread, then the opening board in it, follow.
-        let opening = format!("Game #{game}:");
-        let posted = self
-            .fake
-            .wait_post("the opening board", |p| p.content.starts_with(&opening))
-            .await;
-        (game, posted.channel)
+        game_in(
+            &self.fake,
+            &self.service,
+            fake_discord::GUILD,
+            CHANNEL,
+            variant,
+        )
+        .await
     }
 
     pub async fn moves_stored(&self, game: i64) -> i64 {
@@ -301,18 +274,7 @@ impl Harness {
 
     /// A legal move for whoever is to move, and who that is.
     pub async fn a_move(&self, game: i64) -> (Member, String) {
-        let view = self.service.game(game).await.unwrap();
-        let next = view.waiting_for.unwrap();
-        let who = [ALICE, BOB]
-            .into_iter()
-            .find(|m| m.id.to_string() == next.key)
-            .unwrap();
-        let (_, moves) = self
-            .service
-            .legal_moves(&next, Some(game), None)
-            .await
-            .unwrap();
-        (who, moves[moves.len() / 2].clone())
+        a_move_in(&self.service, game).await
     }
 
     /// A turn for each player by `/move` in the game's thread, so that a result counts.
@@ -337,6 +299,70 @@ impl Harness {
         }
         let _ = std::fs::remove_dir_all(self.db.parent().unwrap());
     }
+}
+
+/// alice challenges bob (alice attacks) in `channel` of the server `guild`, and bob accepts by
+/// button: the game and its thread.
+pub async fn game_in(
+    fake: &Fake,
+    svc: &Service,
+    guild: u64,
+    channel: u64,
+    variant: &str,
+) -> (i64, u64) {
+    let challenge = fake
+        .ask(fake_discord::in_guild(
+            fake.slash(
+                ALICE,
+                channel,
+                "challenge",
+                &[
+                    ("opponent", Opt::User(BOB)),
+                    ("variant", s(variant)),
+                    ("side", Opt::Int(0)),
+                ],
+            ),
+            guild,
+        ))
+        .await;
+    let accept = challenge
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("accept:"))
+        .unwrap_or_else(|| panic!("an Accept button: {}", challenge.content()));
+    let answer = fake
+        .ask(fake_discord::in_guild(
+            fake.press(BOB, channel, &accept),
+            guild,
+        ))
+        .await;
+    assert_eq!(answer.kind(), 7, "the challenge message is updated");
+    let game = svc
+        .games(&person(BOB))
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.id)
+        .max()
+        .unwrap();
+    // The answer comes first; the thread, then the opening board in it, follow.
+    let opening = format!("Game #{game}:");
+    let posted = fake
+        .wait_post("the opening board", |p| p.content.starts_with(&opening))
+        .await;
+    (game, posted.channel)
+}
+
+/// A legal move (alice's or bob's) for whoever is to move in `game`, and who that is.
+pub async fn a_move_in(svc: &Service, game: i64) -> (Member, String) {
+    let view = svc.game(game).await.unwrap();
+    let next = view.waiting_for.unwrap();
+    let who = [ALICE, BOB]
+        .into_iter()
+        .find(|m| m.id.to_string() == next.key)
+        .unwrap();
+    let (_, moves) = svc.legal_moves(&next, Some(game), None).await.unwrap();
+    (who, moves[moves.len() / 2].clone())
 }
 
 /// The service on the database file `db`, under `clock`.

@@ -11,7 +11,9 @@ use taflbot::discord::Shards;
 use taflbot::service::{Person, Scope, Service, SideChoice, SystemClock, Terms};
 
 use crate::fake_discord::{in_guild, s, Failure, Fake, Member, Mode, Opt, APP, GUILD};
-use crate::support::{moves_stored, person, scratch, until, ALICE, BOB, CHANNEL};
+use crate::support::{
+    a_move_in, game_in, moves_stored, person, scratch, until, ALICE, BOB, CHANNEL,
+};
 use crate::throwaway_pg;
 
 /// The claims' lease in both processes: short, so that the test sees a takeover in seconds.
@@ -88,51 +90,10 @@ async fn ask(
 /// alice challenges bob in `guild`, bob accepts, and each plays a turn by `/move` in the game's
 /// thread: the game and its thread.
 async fn a_game_in(fake: &Fake, svc: &Service, guild: u64, channel: u64) -> (i64, u64) {
-    let challenge = ask(
-        fake,
-        guild,
-        ALICE,
-        channel,
-        "challenge",
-        &[
-            ("opponent", Opt::User(BOB)),
-            ("variant", s("brandubh")),
-            ("side", Opt::Int(0)),
-        ],
-    )
-    .await;
-    let accept = challenge
-        .buttons()
-        .into_iter()
-        .find(|b| b.starts_with("accept:"))
-        .unwrap_or_else(|| panic!("an Accept button: {}", challenge.content()));
-    let pressed = fake
-        .ask(in_guild(fake.press(BOB, channel, &accept), guild))
-        .await;
-    assert_eq!(pressed.kind(), 7, "{}", pressed.content());
-    let game = svc
-        .games(&person(BOB))
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|g| g.id)
-        .max()
-        .unwrap();
-    let opening = format!("Game #{game}:");
-    let thread = fake
-        .wait_post("the opening board", |p| p.content.starts_with(&opening))
-        .await
-        .channel;
+    let (game, thread) = game_in(fake, svc, guild, channel, "brandubh").await;
     for _ in 0..2 {
-        let view = svc.game(game).await.unwrap();
-        let next = view.waiting_for.unwrap();
-        let who = [ALICE, BOB]
-            .into_iter()
-            .find(|m| m.id.to_string() == next.key)
-            .unwrap();
-        let (_, moves) = svc.legal_moves(&next, Some(game), None).await.unwrap();
-        let mv = &moves[moves.len() / 2];
-        let answer = ask(fake, guild, who, thread, "move", &[("move", s(mv))]).await;
+        let (who, mv) = a_move_in(svc, game).await;
+        let answer = ask(fake, guild, who, thread, "move", &[("move", s(&mv))]).await;
         assert!(
             answer.content().contains(&format!("played {mv}")),
             "{}",

@@ -260,13 +260,22 @@ async fn two_processes_share_the_shards_and_one_takes_over_what_a_killed_one_hel
         })
         .await;
     }
-    let played: i64 = sqlx::query_scalar(
-        "SELECT id FROM notices WHERE game_id = $1 AND kind = 'moved' AND delivered_at IS NOT NULL",
-    )
-    .bind(bot_game)
-    .fetch_one(svc.pool())
-    .await
-    .unwrap();
+    // taflbot's move is stored before its post is recorded as delivered.
+    let delivered_move = || async {
+        sqlx::query_scalar::<_, i64>(
+            "SELECT id FROM notices WHERE game_id = $1 AND kind = 'moved'
+               AND delivered_at IS NOT NULL",
+        )
+        .bind(bot_game)
+        .fetch_optional(svc.pool())
+        .await
+        .unwrap()
+    };
+    until("taflbot's move is delivered", || async {
+        delivered_move().await.is_some()
+    })
+    .await;
+    let played = delivered_move().await.unwrap();
     // Each notice is in its thread once, and answered once: the first process's post of a held
     // notice arrived (it never heard back), and the second's carried the same nonce, so Discord
     // kept one.

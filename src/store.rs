@@ -182,6 +182,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0010_rating_pools.sql"),
     ),
     (11, "claims", include_str!("../migrations/0011_claims.sql")),
+    (
+        12,
+        "tournaments",
+        include_str!("../migrations/0012_tournaments.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations, by version: a new database begins with the whole schema at version 10,
@@ -196,6 +201,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         11,
         "claims",
         include_str!("../migrations/postgres/0011_claims.sql"),
+    ),
+    (
+        12,
+        "tournaments",
+        include_str!("../migrations/postgres/0012_tournaments.sql"),
     ),
 ];
 

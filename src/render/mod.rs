@@ -271,6 +271,7 @@ pub fn reason_text(reason: crate::rules::Reason) -> &'static str {
         Agreement => "agreed",
         Resignation => "resignation",
         Timeout => "time ran out",
+        Forfeit => "forfeit",
     }
 }
 

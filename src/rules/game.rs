@@ -283,6 +283,11 @@ impl Game {
         self.end_with(Outcome::win(side.other(), Reason::Timeout))
     }
 
+    /// The side withdrew from the tournament the game was played in.
+    pub fn forfeit(&mut self, side: Side) -> Result<(), IllegalMove> {
+        self.end_with(Outcome::win(side.other(), Reason::Forfeit))
+    }
+
     fn end_with(&mut self, outcome: Outcome) -> Result<(), IllegalMove> {
         if self.outcome().is_some() {
             return Err(IllegalMove::GameOver);

@@ -126,6 +126,8 @@ pub enum Reason {
     Agreement,
     Resignation,
     Timeout,
+    /// The loser withdrew from the tournament the game was played in.
+    Forfeit,
 }
 
 impl Reason {
@@ -143,9 +145,10 @@ impl Reason {
             Reason::Agreement => "agreement",
             Reason::Resignation => "resignation",
             Reason::Timeout => "timeout",
+            Reason::Forfeit => "forfeit",
         }
     }
-    const ALL: [Reason; 11] = [
+    const ALL: [Reason; 12] = [
         Reason::KingCaptured,
         Reason::KingEscaped,
         Reason::Encircled,
@@ -157,6 +160,7 @@ impl Reason {
         Reason::Agreement,
         Reason::Resignation,
         Reason::Timeout,
+        Reason::Forfeit,
     ];
 }
 

@@ -131,6 +131,7 @@ impl Service {
         loaded.row.result = result;
         loaded.row.rated = Flag(rated);
         self.rate(tx, &mut loaded.row, now).await?;
+        self.tournament_game_over(tx, loaded.row.id).await?;
         let late = loaded.row.player(late);
         Ok(Some(self.notice(tx, id, &News::Timeout { late }).await?))
     }

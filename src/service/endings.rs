@@ -135,6 +135,14 @@ impl Service {
         if loaded.row.move_count > 0 {
             return Err(ServiceError::CannotAbort(id));
         }
+        let in_tournament: Option<i64> =
+            sqlx::query_scalar("SELECT tournament_id FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
+        if in_tournament.is_some() {
+            return Err(ServiceError::TournamentGame(id));
+        }
         sqlx::query(
             "UPDATE games SET status = 'finished', result = 'aborted', reason = NULL, draw_offer = NULL
              WHERE id = $1 AND move_count = 0",
@@ -202,6 +210,7 @@ impl Service {
         loaded.row.draw_offer = None;
         if done {
             self.rate(conn, &mut loaded.row, self.now()).await?;
+            self.tournament_game_over(conn, loaded.row.id).await?;
         }
         Ok(done)
     }

@@ -102,6 +102,33 @@ pub enum ServiceError {
     /// Nobody here has a rating (in this variant).
     NoRatings(Option<&'static crate::rules::Variant>),
     NoGameWaiting,
+    /// A tournament's players are 3 to 32.
+    TournamentSize(i64),
+    /// A Swiss of as many players as the tournament takes plays 1 to `most` rounds.
+    SwissRounds {
+        rounds: i64,
+        most: i64,
+    },
+    /// So many tournaments are open or running here already.
+    TooManyTournaments(i64),
+    NoSuchTournament(Option<i64>),
+    SeveralTournaments(Vec<i64>),
+    /// The tournament belongs to another server.
+    TournamentElsewhere(i64),
+    TournamentStarted(i64),
+    TournamentOver(i64),
+    AlreadyJoined(i64),
+    NotJoined(i64),
+    /// The tournament has as many players as it takes.
+    TournamentFull(i64, i64),
+    TooFewPlayers {
+        have: i64,
+        need: i64,
+    },
+    /// Only the tournament's creator, or someone who manages the server, may do this.
+    NotOrganiser(i64),
+    /// A tournament game cannot be called off.
+    TournamentGame(i64),
     SeveralGames(Vec<i64>),
     NotAPlayer(i64),
     NotYourTurn {

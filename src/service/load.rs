@@ -351,6 +351,7 @@ fn replay(row: &GameRow, moves: &[String]) -> Result<Game, String> {
             (Some(Reason::Agreement), _) => game.agree_draw().is_ok(),
             (Some(Reason::Resignation), Some(s)) => game.resign(s).is_ok(),
             (Some(Reason::Timeout), Some(s)) => game.lose_on_time(s).is_ok(),
+            (Some(Reason::Forfeit), Some(s)) => game.forfeit(s).is_ok(),
             _ => false,
         };
         if !ended {

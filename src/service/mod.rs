@@ -12,6 +12,7 @@
 //! - `bot.rs`: games against taflbot, its turns on the blocking pool, hints;
 //! - `ratings.rs`: a rated result's change, leaderboards, profiles and their chart;
 //! - `vacation.rs`: vacations and direct-message settings;
+//! - `tournaments.rs`: tournaments of two-game matches, their rounds paired as games end;
 //! - `notices.rs`: the news of a game, kept as data for later delivery, and whom it addresses;
 //! - `load.rs` (loading and replaying a game), `find.rs` (the game a player means), `rows.rs`
 //!   (typed rows and stored enums), `clock.rs` (the clock, which tests set), `error.rs` (refusals);
@@ -33,6 +34,7 @@ mod rows;
 mod takeback;
 pub mod text;
 mod thinking;
+mod tournaments;
 mod vacation;
 mod views;
 
@@ -52,6 +54,10 @@ pub use ratings::{
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
 pub use takeback::Takeback;
 pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE};
+pub use tournaments::{
+    Entrant, Format, StandingLine, Started, TournamentTerms, TournamentView, MAX_OPEN_TOURNAMENTS,
+    MAX_PLAYERS, MIN_PLAYERS, TIMEOUTS_TO_WITHDRAW,
+};
 pub use vacation::{Vacation, DEFAULT_VACATION_DAYS};
 pub use views::{MAX_IMPORT_BYTES, MAX_IMPORT_MOVES};
 

@@ -7,9 +7,12 @@ use sqlx::{AnyConnection, AnyPool, Row, ValueRef};
 use super::{begin_write, Engine, StoreError};
 
 /// The tables, in an order in which every row's references are already there.
-pub const TABLES: [&str; 7] = [
+pub const TABLES: [&str; 10] = [
     "players",
+    "tournaments",
+    "tournament_players",
     "games",
+    "tournament_matches",
     "challenges",
     "moves",
     "notices",
@@ -18,7 +21,14 @@ pub const TABLES: [&str; 7] = [
 ];
 
 /// The tables with an identity column `id`, whose next value follows the rows copied.
-const WITH_IDS: [&str; 4] = ["players", "games", "challenges", "notices"];
+const WITH_IDS: [&str; 6] = [
+    "players",
+    "tournaments",
+    "games",
+    "tournament_matches",
+    "challenges",
+    "notices",
+];
 
 /// Why a copy was refused or failed.
 #[derive(Debug, thiserror::Error)]

@@ -34,5 +34,6 @@ mod shared;
 mod sql;
 mod support;
 mod takeback;
+mod tournaments;
 mod vacation;
 mod versus_bot;

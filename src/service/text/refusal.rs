@@ -145,6 +145,38 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         NoRatings(None) => "nobody here has a rating yet: rated games make them".into(),
         NoRatings(Some(v)) => format!("nobody here has a rating in {} yet", v.name),
         NoGameWaiting => "no game is waiting for your move".into(),
+        TournamentSize(n) => format!(
+            "a tournament takes {} to {} players, not {n}",
+            super::super::MIN_PLAYERS,
+            super::super::MAX_PLAYERS
+        ),
+        SwissRounds { rounds, most } => format!(
+            "a Swiss of that many players plays 1 to {most} rounds (so that every round can be paired without a rematch), not {rounds}"
+        ),
+        TooManyTournaments(n) => format!(
+            "this server has {n} tournaments open or running already: finish or cancel one first"
+        ),
+        NoSuchTournament(Some(id)) => format!("there is no tournament #{id}"),
+        NoSuchTournament(None) => "there is no such tournament here: see /tournament list".into(),
+        SeveralTournaments(list) => format!(
+            "several tournaments here fit ({}): say which with tournament:",
+            ids(list)
+        ),
+        TournamentElsewhere(id) => format!("tournament #{id} belongs to another server"),
+        TournamentStarted(id) => format!("tournament #{id} has started: joining and starting are over"),
+        TournamentOver(id) => format!("tournament #{id} is over"),
+        AlreadyJoined(id) => format!("you are in tournament #{id} already"),
+        NotJoined(id) => format!("you are not playing in tournament #{id}"),
+        TournamentFull(id, n) => format!("tournament #{id} is full ({n} players)"),
+        TooFewPlayers { have, need } => format!(
+            "a tournament needs {need} players to start; it has {have}"
+        ),
+        NotOrganiser(id) => format!(
+            "only the creator of tournament #{id}, or someone who manages this server, may do that"
+        ),
+        TournamentGame(id) => format!(
+            "game #{id} is a tournament game and cannot be called off: resign instead, or leave the tournament"
+        ),
         SeveralGames(list) => format!(
             "several of your games match ({}): say which with game:",
             ids(list)

@@ -1,0 +1,1116 @@
+//! Tournaments of two-game matches: made, joined, left, started, cancelled, listed and stood.
+//! Each match is two ordinary games with the sides swapped, begun at once (each its own game,
+//! with deadlines, reminders and vacations as any other, rated when the tournament is). The
+//! pairings and standings are worked out by [`crate::tournament`]; here they are stored.
+//!
+//! The next round is paired by the write that ends the last game of a round
+//! ([`Service::tournament_game_over`], called wherever a game's result is stored), in the same
+//! transaction: a restart never loses a round or pairs one twice, and with writes one at a time
+//! two games ending together cannot both pair it.
+
+use std::collections::{HashMap, HashSet};
+
+use sqlx::{AnyConnection, Row};
+
+use super::rows::{Flag, GameResult, VariantId};
+use super::{News, Person, Service, ServiceError, DAY};
+use crate::rules::{Reason, Side, Variant};
+use crate::tournament::{
+    knockout, round_robin, standings, swiss, Outcome, Pair, Pairing, Played, Seed,
+};
+
+/// Tournaments open or running at once in one server.
+pub const MAX_OPEN_TOURNAMENTS: i64 = 5;
+/// Players in one tournament, at most (four groups of eight in a round robin).
+pub const MAX_PLAYERS: i64 = 32;
+/// Players a tournament needs to start.
+pub const MIN_PLAYERS: i64 = 3;
+/// Lost on time in more than half of their finished games (and at least this many): withdrawn.
+pub const TIMEOUTS_TO_WITHDRAW: i64 = 2;
+
+/// How a tournament is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    RoundRobin,
+    Swiss,
+    Knockout,
+}
+
+impl Format {
+    pub const ALL: [Format; 3] = [Format::RoundRobin, Format::Swiss, Format::Knockout];
+
+    /// As stored, and as typed (`round-robin` is read as well).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round_robin",
+            Format::Swiss => "swiss",
+            Format::Knockout => "knockout",
+        }
+    }
+
+    /// As a player reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round robin",
+            Format::Swiss => "Swiss",
+            Format::Knockout => "knockout",
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<Format, ()> {
+        let t = text.trim().to_lowercase().replace(['-', ' '], "_");
+        Format::ALL.into_iter().find(|f| f.as_str() == t).ok_or(())
+    }
+}
+
+/// What a tournament is played for, as its creator sets it.
+#[derive(Clone, Debug)]
+pub struct TournamentTerms<'a> {
+    pub variant: &'static Variant,
+    pub format: Format,
+    pub name: Option<&'a str>,
+    /// Days per move of its games.
+    pub days: Option<u32>,
+    pub rated: bool,
+    /// Rounds of a Swiss (at most half the players, as many as a field needs by default).
+    pub rounds: Option<u32>,
+    /// The most players it takes.
+    pub players: Option<u32>,
+}
+
+/// A tournament as a player sees it.
+#[derive(Clone, Debug)]
+pub struct TournamentView {
+    pub id: i64,
+    pub name: String,
+    pub variant: &'static Variant,
+    pub format: Format,
+    /// `open`, `running`, `finished` or `cancelled`.
+    pub status: String,
+    pub days: i64,
+    pub rated: bool,
+    /// Swiss rounds asked (0: as the field needs).
+    pub rounds: i64,
+    pub max_players: i64,
+    pub creator: Person,
+    /// The entrants: by seed once it started, by joining before.
+    pub players: Vec<Entrant>,
+    /// The round paired last (0 before the start).
+    pub stage: i64,
+    pub winner: Option<Person>,
+}
+
+/// One entrant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entrant {
+    pub person: Person,
+    pub seed: Option<i64>,
+    pub withdrawn: bool,
+}
+
+/// A line of the standings.
+#[derive(Clone, Debug)]
+pub struct StandingLine {
+    pub person: Person,
+    pub line: crate::tournament::standings::Standing,
+    pub withdrawn: bool,
+}
+
+/// What starting a tournament (or a round of it) began.
+#[derive(Clone, Debug)]
+pub struct Started {
+    pub tournament: TournamentView,
+    /// The games begun, each announced by a kept notice as well.
+    pub games: Vec<i64>,
+    /// Entrants who sit out the round with a bye.
+    pub byes: Vec<Person>,
+}
+
+#[derive(sqlx::FromRow)]
+struct TournamentRow {
+    id: i64,
+    guild: Option<String>,
+    channel: Option<String>,
+    name: String,
+    variant: VariantId,
+    format: Format,
+    days: i64,
+    rated: Flag,
+    rounds: i64,
+    max_players: i64,
+    creator: i64,
+    status: String,
+    stage: i64,
+}
+
+const TOURNAMENT_SELECT: &str = "SELECT id, guild, channel, name, variant, format, days, rated,
+    rounds, max_players, creator, status, stage FROM tournaments";
+
+/// A game of the tournament as its standings read it.
+struct GameOf {
+    id: i64,
+    attacker: i64,
+    defender: i64,
+    finished: bool,
+    result: GameResult,
+    reason: Option<String>,
+    moves: i64,
+}
+
+impl Service {
+    /// Makes a tournament in this server, with `who` running it and its first entrant.
+    pub async fn create_tournament(
+        &self,
+        who: &Person,
+        terms: &TournamentTerms<'_>,
+        channel: Option<&str>,
+    ) -> Result<TournamentView, ServiceError> {
+        if matches!(self.scope, super::Scope::Direct) {
+            return Err(ServiceError::NotInServer);
+        }
+        let days = terms.days.unwrap_or(super::DEFAULT_DAYS);
+        if !super::DAYS_PER_MOVE.contains(&days) {
+            return Err(ServiceError::BadDays(days));
+        }
+        let max_players = i64::from(terms.players.unwrap_or(MAX_PLAYERS as u32));
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&max_players) {
+            return Err(ServiceError::TournamentSize(max_players));
+        }
+        let rounds = i64::from(terms.rounds.unwrap_or(0));
+        if terms.format == Format::Swiss && terms.rounds.is_some() {
+            let most = swiss::max_rounds(max_players as usize) as i64;
+            if !(1..=most).contains(&rounds) {
+                return Err(ServiceError::SwissRounds { rounds, most });
+            }
+        }
+        let name = terms
+            .name
+            .map(|n| n.trim().chars().take(60).collect::<String>())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| format!("{} {}", terms.variant.name, terms.format.name()));
+        let now = self.now();
+        let mut tx = self.write().await?;
+        let open: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM tournaments
+             WHERE status IN ('open', 'running') AND COALESCE(guild, '') = $1",
+        )
+        .bind(self.scope.guild().unwrap_or(""))
+        .fetch_one(&mut *tx)
+        .await?;
+        if open >= MAX_OPEN_TOURNAMENTS {
+            return Err(ServiceError::TooManyTournaments(MAX_OPEN_TOURNAMENTS));
+        }
+        let creator = self.player_id(&mut tx, who).await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO tournaments (guild, channel, name, variant, format, days, rated, rounds,
+                                      max_players, creator, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+        )
+        .bind(self.scope.guild())
+        .bind(channel)
+        .bind(&name)
+        .bind(terms.variant.id)
+        .bind(terms.format)
+        .bind(i64::from(days))
+        .bind(Flag(terms.rated))
+        .bind(rounds)
+        .bind(max_players)
+        .bind(creator)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO tournament_players (tournament_id, player, joined_at) VALUES ($1, $2, $3)",
+        )
+        .bind(id)
+        .bind(creator)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let view = self.tournament_view(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(view)
+    }
+
+    /// `who` joins an open tournament (the one open here when `id` is not given).
+    pub async fn join_tournament(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+    ) -> Result<TournamentView, ServiceError> {
+        let mut tx = self.write().await?;
+        let t = self.tournament_here(&mut tx, id, &["open"]).await?;
+        if t.status != "open" {
+            return Err(ServiceError::TournamentStarted(t.id));
+        }
+        let player = self.player_id(&mut tx, who).await?;
+        let players: Vec<i64> =
+            sqlx::query_scalar("SELECT player FROM tournament_players WHERE tournament_id = $1")
+                .bind(t.id)
+                .fetch_all(&mut *tx)
+                .await?;
+        if players.contains(&player) {
+            return Err(ServiceError::AlreadyJoined(t.id));
+        }
+        if players.len() as i64 >= t.max_players {
+            return Err(ServiceError::TournamentFull(t.id, t.max_players));
+        }
+        sqlx::query(
+            "INSERT INTO tournament_players (tournament_id, player, joined_at) VALUES ($1, $2, $3)",
+        )
+        .bind(t.id)
+        .bind(player)
+        .bind(self.now())
+        .execute(&mut *tx)
+        .await?;
+        let view = self.tournament_view(&mut tx, t.id).await?;
+        tx.commit().await?;
+        Ok(view)
+    }
+
+    /// `who` leaves a tournament: before the start they are simply no longer in it; after, they
+    /// are withdrawn and forfeit their games still going (unrated).
+    pub async fn leave_tournament(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+    ) -> Result<TournamentView, ServiceError> {
+        let mut tx = self.write().await?;
+        let t = self
+            .tournament_here(&mut tx, id, &["open", "running"])
+            .await?;
+        let player = self.player_id(&mut tx, who).await?;
+        let withdrawn: Option<Option<i64>> = sqlx::query_scalar(
+            "SELECT withdrawn_at FROM tournament_players WHERE tournament_id = $1 AND player = $2",
+        )
+        .bind(t.id)
+        .bind(player)
+        .fetch_optional(&mut *tx)
+        .await?;
+        match (withdrawn, t.status.as_str()) {
+            (None, _) | (Some(Some(_)), _) => return Err(ServiceError::NotJoined(t.id)),
+            (Some(None), "open") => {
+                sqlx::query(
+                    "DELETE FROM tournament_players WHERE tournament_id = $1 AND player = $2",
+                )
+                .bind(t.id)
+                .bind(player)
+                .execute(&mut *tx)
+                .await?;
+            }
+            (Some(None), "running") => {
+                self.withdraw_entrant(&mut tx, t.id, player).await?;
+                self.advance(&mut tx, t.id).await?;
+            }
+            _ => return Err(ServiceError::TournamentOver(t.id)),
+        }
+        let view = self.tournament_view(&mut tx, t.id).await?;
+        tx.commit().await?;
+        Ok(view)
+    }
+
+    /// Starts a tournament: its creator, or anyone who manages the server (`manages`, as the
+    /// front end knows it). The entrants are seeded by their rating here in its variant, and the
+    /// first round's games begin.
+    pub async fn start_tournament(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        manages: bool,
+    ) -> Result<Started, ServiceError> {
+        let mut tx = self.write().await?;
+        let t = self.tournament_here(&mut tx, id, &["open"]).await?;
+        if t.status != "open" {
+            return Err(ServiceError::TournamentStarted(t.id));
+        }
+        self.ensure_runs(&mut tx, &t, who, manages).await?;
+        let rows = sqlx::query(
+            "SELECT tp.player, COALESCE(r.rating, 1500.0) AS rating FROM tournament_players tp
+             LEFT JOIN ratings r ON r.player = tp.player AND r.pool = $2 AND r.variant = $3
+             WHERE tp.tournament_id = $1 ORDER BY tp.joined_at, tp.player",
+        )
+        .bind(t.id)
+        .bind(t.guild.clone().unwrap_or_default())
+        .bind(t.variant.id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut entrants: Vec<(i64, f64)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        if (entrants.len() as i64) < MIN_PLAYERS {
+            return Err(ServiceError::TooFewPlayers {
+                have: entrants.len() as i64,
+                need: MIN_PLAYERS,
+            });
+        }
+        // The highest rating first; the earlier to join first among equals (a stable sort).
+        entrants.sort_by(|a, b| b.1.total_cmp(&a.1));
+        for (seed, (player, rating)) in entrants.iter().enumerate() {
+            sqlx::query(
+                "UPDATE tournament_players SET seed = $1, rating = $2
+                 WHERE tournament_id = $3 AND player = $4",
+            )
+            .bind(seed as i64)
+            .bind(*rating)
+            .bind(t.id)
+            .bind(*player)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let rounds = if t.format == Format::Swiss && t.rounds == 0 {
+            // As many as the field needs to find a winner, within what can always be paired.
+            let needed = (entrants.len() as f64).log2().ceil() as usize;
+            needed.min(swiss::max_rounds(entrants.len())) as i64
+        } else if t.format == Format::Swiss {
+            t.rounds.min(swiss::max_rounds(entrants.len()) as i64)
+        } else {
+            t.rounds
+        };
+        sqlx::query(
+            "UPDATE tournaments SET status = 'running', started_at = $1, rounds = $2
+             WHERE id = $3 AND status = 'open'",
+        )
+        .bind(self.now())
+        .bind(rounds)
+        .bind(t.id)
+        .execute(&mut *tx)
+        .await?;
+        let players: Vec<i64> = entrants.iter().map(|e| e.0).collect();
+        let t = TournamentRow {
+            status: "running".into(),
+            rounds,
+            ..t
+        };
+        let pairings: Vec<(usize, Pairing)> = match t.format {
+            Format::RoundRobin => round_robin::groups(players.len())
+                .into_iter()
+                .enumerate()
+                .flat_map(|(section, group)| {
+                    round_robin::matches(group.len())
+                        .into_iter()
+                        .map(move |p| {
+                            (
+                                section,
+                                Pairing::Match(Pair::new(group[p.first], group[p.second])),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect(),
+            Format::Swiss => {
+                let entrants: Vec<swiss::Entrant> = (0..players.len())
+                    .map(|seed| swiss::Entrant {
+                        seed,
+                        score: 0,
+                        had_bye: false,
+                    })
+                    .collect();
+                swiss::pair_round(&entrants, &HashSet::new())
+                    .ok_or_else(|| ServiceError::Internal("no first Swiss round".into()))?
+                    .into_iter()
+                    .map(|p| (0, p))
+                    .collect()
+            }
+            Format::Knockout => knockout::first_round(players.len())
+                .into_iter()
+                .map(|p| (0, p))
+                .collect(),
+        };
+        let (games, byes) = self
+            .begin_round(&mut tx, &t, 1, &players, &pairings)
+            .await?;
+        let tournament = self.tournament_view(&mut tx, t.id).await?;
+        tx.commit().await?;
+        Ok(Started {
+            tournament,
+            games,
+            byes,
+        })
+    }
+
+    /// Cancels a tournament that has not finished: its creator or a manager. Games going on go on
+    /// as ordinary games; no further round is paired.
+    pub async fn cancel_tournament(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        manages: bool,
+    ) -> Result<TournamentView, ServiceError> {
+        let mut tx = self.write().await?;
+        let t = self
+            .tournament_here(&mut tx, id, &["open", "running"])
+            .await?;
+        self.ensure_runs(&mut tx, &t, who, manages).await?;
+        if !matches!(t.status.as_str(), "open" | "running") {
+            return Err(ServiceError::TournamentOver(t.id));
+        }
+        sqlx::query("UPDATE tournaments SET status = 'cancelled', finished_at = $1 WHERE id = $2")
+            .bind(self.now())
+            .bind(t.id)
+            .execute(&mut *tx)
+            .await?;
+        let view = self.tournament_view(&mut tx, t.id).await?;
+        tx.commit().await?;
+        Ok(view)
+    }
+
+    /// The tournaments of this server: open and running ones, then the last five finished.
+    pub async fn tournaments(&self) -> Result<Vec<TournamentView>, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let ids: Vec<i64> = sqlx::query_scalar(
+            "SELECT id FROM tournaments WHERE COALESCE(guild, '') = $1
+             ORDER BY CASE status WHEN 'running' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, id DESC",
+        )
+        .bind(self.scope.guild().unwrap_or(""))
+        .fetch_all(&mut *conn)
+        .await?;
+        let mut out = Vec::new();
+        for id in ids {
+            let view = self.tournament_view(&mut conn, id).await?;
+            let done = !matches!(view.status.as_str(), "open" | "running");
+            if done
+                && out
+                    .iter()
+                    .filter(|v: &&TournamentView| v.status != "open" && v.status != "running")
+                    .count()
+                    >= 5
+            {
+                continue;
+            }
+            out.push(view);
+        }
+        Ok(out)
+    }
+
+    /// A tournament as it stands (the one here when `id` is not given, the newest if several).
+    pub async fn tournament(&self, id: Option<i64>) -> Result<TournamentView, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let t = self
+            .tournament_here(&mut conn, id, &["open", "running", "finished"])
+            .await?;
+        self.tournament_view(&mut conn, t.id).await
+    }
+
+    /// The standings of a tournament, first place first.
+    pub async fn tournament_standings(
+        &self,
+        id: Option<i64>,
+    ) -> Result<(TournamentView, Vec<StandingLine>), ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let t = self
+            .tournament_here(&mut conn, id, &["running", "finished", "open"])
+            .await?;
+        let view = self.tournament_view(&mut conn, t.id).await?;
+        let (seeds, played, byes) = self.results(&mut conn, t.id, None).await?;
+        let lines = standings::standings(seeds.len(), &played, &byes)
+            .into_iter()
+            .map(|line| {
+                let entrant = view
+                    .players
+                    .iter()
+                    .find(|e| e.seed == Some(line.seed as i64))
+                    .cloned();
+                let (person, withdrawn) = entrant
+                    .map(|e| (e.person, e.withdrawn))
+                    .unwrap_or_else(|| (Person::new("", "?"), false));
+                StandingLine {
+                    person,
+                    line,
+                    withdrawn,
+                }
+            })
+            .collect();
+        Ok((view, lines))
+    }
+
+    /// Called where a game's result is stored, in its transaction: when the game belongs to a
+    /// running tournament, a player who has now lost on time too often is withdrawn, and when
+    /// it was the last game of its round, the next round is paired (or the tournament ends).
+    pub(super) async fn tournament_game_over(
+        &self,
+        conn: &mut AnyConnection,
+        game: i64,
+    ) -> Result<(), ServiceError> {
+        let row = sqlx::query(
+            "SELECT tournament_id, reason, result, attacker, defender FROM games WHERE id = $1",
+        )
+        .bind(game)
+        .fetch_one(&mut *conn)
+        .await?;
+        let Some(tournament) = row.get::<Option<i64>, _>(0) else {
+            return Ok(());
+        };
+        let running: Option<String> =
+            sqlx::query_scalar("SELECT status FROM tournaments WHERE id = $1")
+                .bind(tournament)
+                .fetch_optional(&mut *conn)
+                .await?;
+        if running.as_deref() != Some("running") {
+            return Ok(());
+        }
+        let reason: Option<String> = row.get(1);
+        let result: GameResult = row.get(2);
+        if reason.as_deref() == Some(Reason::Timeout.as_str()) {
+            if let Some(winner) = result.winner() {
+                let late: i64 = row.get(if winner == Side::Attackers { 4 } else { 3 });
+                let (lost_on_time, finished): (i64, i64) = sqlx::query_as(
+                    "SELECT CAST(SUM(CASE WHEN reason = 'timeout'
+                                     AND ((attacker = $2 AND result IN ('defenders_won', 'gold_won'))
+                                       OR (defender = $2 AND result IN ('attackers_won', 'red_won')))
+                                     THEN 1 ELSE 0 END) AS BIGINT),
+                            COUNT(*)
+                     FROM games WHERE tournament_id = $1 AND status = 'finished'
+                       AND (attacker = $2 OR defender = $2)",
+                )
+                .bind(tournament)
+                .bind(late)
+                .fetch_one(&mut *conn)
+                .await?;
+                if lost_on_time >= TIMEOUTS_TO_WITHDRAW && 2 * lost_on_time > finished {
+                    self.withdraw_entrant(conn, tournament, late).await?;
+                }
+            }
+        }
+        self.advance(conn, tournament).await
+    }
+
+    /// Withdraws `player`: marked so, and every game of theirs still going in the tournament is
+    /// lost by forfeit, unrated.
+    async fn withdraw_entrant(
+        &self,
+        conn: &mut AnyConnection,
+        tournament: i64,
+        player: i64,
+    ) -> Result<(), ServiceError> {
+        let now = self.now();
+        sqlx::query(
+            "UPDATE tournament_players SET withdrawn_at = $1
+             WHERE tournament_id = $2 AND player = $3 AND withdrawn_at IS NULL",
+        )
+        .bind(now)
+        .bind(tournament)
+        .bind(player)
+        .execute(&mut *conn)
+        .await?;
+        let games = sqlx::query(
+            "SELECT id, attacker, variant FROM games
+             WHERE tournament_id = $1 AND status = 'active' AND (attacker = $2 OR defender = $3)",
+        )
+        .bind(tournament)
+        .bind(player)
+        .bind(player)
+        .fetch_all(&mut *conn)
+        .await?;
+        for g in games {
+            let id: i64 = g.get(0);
+            let attacker: i64 = g.get(1);
+            let variant: VariantId = g.get(2);
+            let loser = if attacker == player {
+                Side::Attackers
+            } else {
+                Side::Defenders
+            };
+            let result = GameResult::of(
+                variant.0,
+                Some(crate::rules::Outcome::win(loser.other(), Reason::Forfeit)),
+            );
+            sqlx::query(
+                "UPDATE games SET status = 'finished', result = $1, reason = $2, rated = 0,
+                    draw_offer = NULL, takeback_by = NULL, updated_at = $3
+                 WHERE id = $4 AND status = 'active'",
+            )
+            .bind(result)
+            .bind(Reason::Forfeit.as_str())
+            .bind(now)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+            self.notice(&mut *conn, id, &News::Update).await?;
+        }
+        Ok(())
+    }
+
+    /// Pairs the next round when the current one is over, or ends the tournament.
+    async fn advance(&self, conn: &mut AnyConnection, tournament: i64) -> Result<(), ServiceError> {
+        let t: TournamentRow = sqlx::query_as(&format!("{TOURNAMENT_SELECT} WHERE id = $1"))
+            .bind(tournament)
+            .fetch_one(&mut *conn)
+            .await?;
+        if t.status != "running" {
+            return Ok(());
+        }
+        let going: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM games g JOIN tournament_matches m
+               ON g.id = m.game_one OR g.id = m.game_two
+             WHERE m.tournament_id = $1 AND m.round = $2 AND g.status = 'active'",
+        )
+        .bind(t.id)
+        .bind(t.stage)
+        .fetch_one(&mut *conn)
+        .await?;
+        if going > 0 {
+            return Ok(());
+        }
+        let (seeds, played, byes) = self.results(conn, t.id, None).await?;
+        let withdrawn: Vec<bool> = self.withdrawn(conn, t.id, &seeds).await?;
+        let next: Option<(usize, Vec<(usize, Pairing)>)> = match t.format {
+            Format::RoundRobin => {
+                let groups = round_robin::groups(seeds.len());
+                if t.stage == 1 && groups.len() > 1 {
+                    // Each group's winner (its best not withdrawn) goes to the final.
+                    let mut winners = Vec::new();
+                    let (_, first_stage, _) = self.results(conn, t.id, Some(1)).await?;
+                    for group in &groups {
+                        let games: Vec<Played> = first_stage
+                            .iter()
+                            .filter(|g| group.contains(&g.attacker))
+                            .copied()
+                            .collect();
+                        let table = standings::standings(seeds.len(), &games, &[]);
+                        if let Some(best) = table
+                            .iter()
+                            .find(|s| group.contains(&s.seed) && !withdrawn[s.seed])
+                        {
+                            winners.push(best.seed);
+                        }
+                    }
+                    winners.sort();
+                    let pairs = round_robin::matches(winners.len())
+                        .into_iter()
+                        .map(|p| {
+                            (
+                                0,
+                                Pairing::Match(Pair::new(winners[p.first], winners[p.second])),
+                            )
+                        })
+                        .collect::<Vec<_>>();
+                    (!pairs.is_empty()).then_some((2, pairs))
+                } else {
+                    None
+                }
+            }
+            Format::Swiss => {
+                let stage = t.stage as usize;
+                if (t.stage) < t.rounds {
+                    let table = standings::standings(seeds.len(), &played, &byes);
+                    let entrants: Vec<swiss::Entrant> = table
+                        .iter()
+                        .filter(|s| !withdrawn[s.seed])
+                        .map(|s| swiss::Entrant {
+                            seed: s.seed,
+                            score: s.points,
+                            had_bye: byes.contains(&s.seed),
+                        })
+                        .collect();
+                    let met: HashSet<(Seed, Seed)> = played
+                        .iter()
+                        .map(|g| Pair::new(g.attacker, g.defender).key())
+                        .collect();
+                    swiss::pair_round(&entrants, &met)
+                        .map(|round| (stage + 1, round.into_iter().map(|p| (0, p)).collect()))
+                } else {
+                    None
+                }
+            }
+            Format::Knockout => {
+                let matches = self.matches(conn, t.id, t.stage).await?;
+                let round: Vec<Seed> = matches
+                    .iter()
+                    .map(|&(first, second)| match second {
+                        None => first,
+                        Some(second) => {
+                            let pair = Pair::new(first, second);
+                            let games: Vec<Played> = played
+                                .iter()
+                                .filter(|g| pair.has(g.attacker) && pair.has(g.defender))
+                                .copied()
+                                .collect();
+                            knockout::match_winner(pair, &games)
+                        }
+                    })
+                    .collect();
+                let next = knockout::next_round(&round);
+                (!next.is_empty()).then(|| {
+                    (
+                        t.stage as usize + 1,
+                        next.into_iter().map(|p| (0, Pairing::Match(p))).collect(),
+                    )
+                })
+            }
+        };
+        let players = self.seeded(conn, t.id).await?;
+        match next {
+            Some((round, pairings)) => {
+                self.begin_round(conn, &t, round as i64, &players, &pairings)
+                    .await?;
+            }
+            None => {
+                let winner = match t.format {
+                    Format::Knockout => {
+                        let last = self.matches(conn, t.id, t.stage).await?;
+                        last.first().map(|&(first, second)| match second {
+                            None => first,
+                            Some(second) => {
+                                let pair = Pair::new(first, second);
+                                let games: Vec<Played> = played
+                                    .iter()
+                                    .filter(|g| pair.has(g.attacker) && pair.has(g.defender))
+                                    .copied()
+                                    .collect();
+                                knockout::match_winner(pair, &games)
+                            }
+                        })
+                    }
+                    _ => {
+                        // The final's standings in a grouped round robin; otherwise everyone's.
+                        let (_, games, byes) = if t.format == Format::RoundRobin && t.stage == 2 {
+                            self.results(conn, t.id, Some(2)).await?
+                        } else {
+                            (seeds.clone(), played.clone(), byes.clone())
+                        };
+                        standings::standings(seeds.len(), &games, &byes)
+                            .iter()
+                            .find(|s| !withdrawn[s.seed] && (s.games > 0 || s.byes > 0))
+                            .map(|s| s.seed)
+                    }
+                };
+                sqlx::query(
+                    "UPDATE tournaments SET status = 'finished', finished_at = $1, winner = $2
+                     WHERE id = $3 AND status = 'running'",
+                )
+                .bind(self.now())
+                .bind(winner.map(|s| players[s]))
+                .bind(t.id)
+                .execute(&mut *conn)
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Begins round `round`'s matches (seeds into `players`' ids): a match's two games, each
+    /// announced by a kept notice; a bye is a match without a second player.
+    async fn begin_round(
+        &self,
+        conn: &mut AnyConnection,
+        t: &TournamentRow,
+        round: i64,
+        players: &[i64],
+        pairings: &[(usize, Pairing)],
+    ) -> Result<(Vec<i64>, Vec<Person>), ServiceError> {
+        let now = self.now();
+        let mut games = Vec::new();
+        let mut byes = Vec::new();
+        for &(section, pairing) in pairings {
+            let (first, second) = match pairing {
+                Pairing::Match(p) => (players[p.first], Some(players[p.second])),
+                Pairing::Bye(s) => (players[s], None),
+            };
+            let mut ids = [None, None];
+            if let Some(second) = second {
+                for (slot, (attacker, defender)) in
+                    [(first, second), (second, first)].into_iter().enumerate()
+                {
+                    let deadline = now + t.days * DAY;
+                    let id: i64 = sqlx::query_scalar(
+                        "INSERT INTO games (variant, start, attacker, defender, days, guild, channel,
+                                            position, turn_started, deadline, remind_at, created_at,
+                                            updated_at, rated, tournament_id)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                         RETURNING id",
+                    )
+                    .bind(t.variant.id)
+                    .bind(t.variant.setup)
+                    .bind(attacker)
+                    .bind(defender)
+                    .bind(t.days)
+                    .bind(&t.guild)
+                    .bind(&t.channel)
+                    .bind(t.variant.setup)
+                    .bind(now)
+                    .bind(deadline)
+                    .bind(super::deadlines::remind_at(deadline, t.days as u32))
+                    .bind(now)
+                    .bind(now)
+                    .bind(t.rated)
+                    .bind(t.id)
+                    .fetch_one(&mut *conn)
+                    .await?;
+                    self.notice(&mut *conn, id, &News::Started).await?;
+                    ids[slot] = Some(id);
+                    games.push(id);
+                }
+            } else {
+                byes.push(self.person(conn, first).await?);
+            }
+            sqlx::query(
+                "INSERT INTO tournament_matches (tournament_id, round, section, first, second,
+                                                 game_one, game_two)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(t.id)
+            .bind(round)
+            .bind(section as i64)
+            .bind(first)
+            .bind(second)
+            .bind(ids[0])
+            .bind(ids[1])
+            .execute(&mut *conn)
+            .await?;
+        }
+        // Moved on once: the write that pairs a round is the one that finds the last over.
+        let moved = sqlx::query("UPDATE tournaments SET stage = $1 WHERE id = $2 AND stage = $3")
+            .bind(round)
+            .bind(t.id)
+            .bind(t.stage)
+            .execute(&mut *conn)
+            .await?;
+        if moved.rows_affected() != 1 {
+            return Err(ServiceError::Internal(format!(
+                "tournament #{} was paired twice",
+                t.id
+            )));
+        }
+        Ok((games, byes))
+    }
+
+    /// The tournament's players' ids, by seed.
+    async fn seeded(&self, conn: &mut AnyConnection, id: i64) -> Result<Vec<i64>, ServiceError> {
+        Ok(sqlx::query_scalar(
+            "SELECT player FROM tournament_players
+             WHERE tournament_id = $1 AND seed IS NOT NULL ORDER BY seed",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?)
+    }
+
+    async fn withdrawn(
+        &self,
+        conn: &mut AnyConnection,
+        id: i64,
+        seeds: &[i64],
+    ) -> Result<Vec<bool>, ServiceError> {
+        let out: Vec<i64> = sqlx::query_scalar(
+            "SELECT player FROM tournament_players
+             WHERE tournament_id = $1 AND withdrawn_at IS NOT NULL",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        Ok(seeds.iter().map(|p| out.contains(p)).collect())
+    }
+
+    /// Round `round`'s matches as seeds, in the order they were paired (a knockout's bracket
+    /// order).
+    async fn matches(
+        &self,
+        conn: &mut AnyConnection,
+        id: i64,
+        round: i64,
+    ) -> Result<Vec<(Seed, Option<Seed>)>, ServiceError> {
+        let players = self.seeded(conn, id).await?;
+        let seed_of: HashMap<i64, Seed> =
+            players.iter().enumerate().map(|(s, p)| (*p, s)).collect();
+        let rows: Vec<(i64, Option<i64>)> = sqlx::query_as(
+            "SELECT first, second FROM tournament_matches
+             WHERE tournament_id = $1 AND round = $2 ORDER BY id",
+        )
+        .bind(id)
+        .bind(round)
+        .fetch_all(&mut *conn)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(f, s)| {
+                Some((*seed_of.get(&f)?, s.and_then(|s| seed_of.get(&s).copied())))
+            })
+            .collect())
+    }
+
+    /// The players by seed, the finished games (of round `round` only, when given) and the byes,
+    /// as the tournament's arithmetic reads them.
+    async fn results(
+        &self,
+        conn: &mut AnyConnection,
+        id: i64,
+        round: Option<i64>,
+    ) -> Result<(Vec<i64>, Vec<Played>, Vec<Seed>), ServiceError> {
+        let players = self.seeded(conn, id).await?;
+        let seed_of: HashMap<i64, Seed> =
+            players.iter().enumerate().map(|(s, p)| (*p, s)).collect();
+        let rows = sqlx::query(
+            "SELECT g.id, g.attacker, g.defender, g.status, g.result, g.reason, g.move_count
+             FROM games g JOIN tournament_matches m ON g.id = m.game_one OR g.id = m.game_two
+             WHERE m.tournament_id = $1 AND ($2 = 0 OR m.round = $3) ORDER BY g.id",
+        )
+        .bind(id)
+        .bind(round.unwrap_or(0))
+        .bind(round.unwrap_or(0))
+        .fetch_all(&mut *conn)
+        .await?;
+        let games = rows.iter().map(|r| GameOf {
+            id: r.get(0),
+            attacker: r.get(1),
+            defender: r.get(2),
+            finished: r.get::<String, _>(3) == "finished",
+            result: r.get(4),
+            reason: r.get(5),
+            moves: r.get(6),
+        });
+        let played = games
+            .filter(|g| g.finished && g.result != GameResult::Aborted && g.id > 0)
+            .filter_map(|g| {
+                Some(Played {
+                    attacker: *seed_of.get(&g.attacker)?,
+                    defender: *seed_of.get(&g.defender)?,
+                    outcome: match g.result.winner() {
+                        Some(Side::Attackers) => Outcome::AttackerWon,
+                        Some(Side::Defenders) => Outcome::DefenderWon,
+                        None => Outcome::Draw,
+                    },
+                    turns: g.moves.max(0) as u32,
+                    forfeit: g.reason.as_deref() == Some(Reason::Forfeit.as_str()),
+                })
+            })
+            .collect();
+        let byes: Vec<i64> = sqlx::query_scalar(
+            "SELECT first FROM tournament_matches
+             WHERE tournament_id = $1 AND second IS NULL AND ($2 = 0 OR round = $3)",
+        )
+        .bind(id)
+        .bind(round.unwrap_or(0))
+        .bind(round.unwrap_or(0))
+        .fetch_all(&mut *conn)
+        .await?;
+        let byes = byes
+            .iter()
+            .filter_map(|p| seed_of.get(p).copied())
+            .collect();
+        Ok((players, played, byes))
+    }
+
+    /// The tournament `id`, or the one of this server in one of `statuses` when `id` is none
+    /// (the newest; several of them are named for the player to choose).
+    async fn tournament_here(
+        &self,
+        conn: &mut AnyConnection,
+        id: Option<i64>,
+        statuses: &[&str],
+    ) -> Result<TournamentRow, ServiceError> {
+        let guild = self.scope.guild().unwrap_or("").to_string();
+        let row: TournamentRow = match id {
+            Some(id) => sqlx::query_as(&format!("{TOURNAMENT_SELECT} WHERE id = $1"))
+                .bind(id)
+                .fetch_optional(&mut *conn)
+                .await?
+                .ok_or(ServiceError::NoSuchTournament(Some(id)))?,
+            None => {
+                let rows: Vec<TournamentRow> = sqlx::query_as(&format!(
+                    "{TOURNAMENT_SELECT} WHERE COALESCE(guild, '') = $1 ORDER BY id DESC"
+                ))
+                .bind(&guild)
+                .fetch_all(&mut *conn)
+                .await?;
+                let fitting: Vec<TournamentRow> = rows
+                    .into_iter()
+                    .filter(|t| statuses.contains(&t.status.as_str()))
+                    .collect();
+                match fitting.len() {
+                    0 => return Err(ServiceError::NoSuchTournament(None)),
+                    1 => fitting.into_iter().next().unwrap(),
+                    _ => {
+                        return Err(ServiceError::SeveralTournaments(
+                            fitting.iter().map(|t| t.id).collect(),
+                        ))
+                    }
+                }
+            }
+        };
+        if !matches!(self.scope, super::Scope::Everywhere)
+            && row.guild.clone().unwrap_or_default() != guild
+        {
+            return Err(ServiceError::TournamentElsewhere(row.id));
+        }
+        Ok(row)
+    }
+
+    /// Refuses `who` unless they run the tournament: its creator, or a manager of the server.
+    async fn ensure_runs(
+        &self,
+        conn: &mut AnyConnection,
+        t: &TournamentRow,
+        who: &Person,
+        manages: bool,
+    ) -> Result<(), ServiceError> {
+        let me = self.player_id(conn, who).await?;
+        if me == t.creator || manages {
+            Ok(())
+        } else {
+            Err(ServiceError::NotOrganiser(t.id))
+        }
+    }
+
+    async fn person(&self, conn: &mut AnyConnection, id: i64) -> Result<Person, ServiceError> {
+        let (key, name): (String, String) =
+            sqlx::query_as("SELECT key, name FROM players WHERE id = $1")
+                .bind(id)
+                .fetch_one(&mut *conn)
+                .await?;
+        Ok(Person::new(key, name))
+    }
+
+    async fn tournament_view(
+        &self,
+        conn: &mut AnyConnection,
+        id: i64,
+    ) -> Result<TournamentView, ServiceError> {
+        let t: TournamentRow = sqlx::query_as(&format!("{TOURNAMENT_SELECT} WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&mut *conn)
+            .await?
+            .ok_or(ServiceError::NoSuchTournament(Some(id)))?;
+        let rows = sqlx::query(
+            "SELECT p.key, p.name, tp.seed, tp.withdrawn_at FROM tournament_players tp
+             JOIN players p ON p.id = tp.player WHERE tp.tournament_id = $1
+             ORDER BY COALESCE(tp.seed, 1000000), tp.joined_at, tp.player",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        let players = rows
+            .iter()
+            .map(|r| Entrant {
+                person: Person::new(r.get::<String, _>(0), r.get::<String, _>(1)),
+                seed: r.get(2),
+                withdrawn: r.get::<Option<i64>, _>(3).is_some(),
+            })
+            .collect();
+        let winner: Option<i64> =
+            sqlx::query_scalar("SELECT winner FROM tournaments WHERE id = $1")
+                .bind(id)
+                .fetch_one(&mut *conn)
+                .await?;
+        let winner = match winner {
+            Some(w) => Some(self.person(conn, w).await?),
+            None => None,
+        };
+        Ok(TournamentView {
+            id: t.id,
+            name: t.name,
+            variant: t.variant.0,
+            format: t.format,
+            status: t.status,
+            days: t.days,
+            rated: t.rated.0,
+            rounds: t.rounds,
+            max_players: t.max_players,
+            creator: self.person(conn, t.creator).await?,
+            players,
+            stage: t.stage,
+            winner,
+        })
+    }
+}

@@ -1,0 +1,384 @@
+//! Tournaments through the service: a round robin of four plays its twelve games and stands in
+//! the order of its results; a knockout of five runs with its byes; a Swiss pairs each round as
+//! the last game of the one before ends, never a rematch; a player who leaves forfeits; and each
+//! wrong request is refused with nothing changed.
+
+use std::collections::HashSet;
+
+use taflbot::rules::Variant;
+use taflbot::service::{
+    Format, Person, Scope, Service, ServiceError, TournamentTerms, TournamentView,
+};
+
+use crate::support::{a_turn_each, alice, bob, carol, service_at, T0};
+
+fn person(n: usize) -> Person {
+    match n {
+        0 => alice(),
+        1 => bob(),
+        2 => carol(),
+        3..=6 => Person::new(
+            format!("u{}", n + 1),
+            ["dave", "erin", "frank", "gwen"][n - 3],
+        ),
+        n => Person::new(format!("u{}", n + 1), format!("player{n}")),
+    }
+}
+
+fn terms(format: Format) -> TournamentTerms<'static> {
+    TournamentTerms {
+        variant: Variant::by_id("brandubh").unwrap(),
+        format,
+        name: None,
+        days: None,
+        rated: true,
+        rounds: None,
+        players: None,
+    }
+}
+
+/// A tournament of `n` players (alice creates it, the others join in order) in `format`.
+async fn with_players(svc: &Service, format: Format, n: usize) -> TournamentView {
+    let t = svc
+        .create_tournament(&alice(), &terms(format), Some("chan"))
+        .await
+        .unwrap();
+    for i in 1..n {
+        svc.join_tournament(&person(i), Some(t.id)).await.unwrap();
+    }
+    svc.tournament(Some(t.id)).await.unwrap()
+}
+
+/// The games of the tournament still going, with their players (attacker, defender).
+async fn going(svc: &Service) -> Vec<(i64, Person, Person)> {
+    let ids: Vec<i64> = sqlx::query_scalar(
+        "SELECT id FROM games WHERE tournament_id IS NOT NULL AND status = 'active' ORDER BY id",
+    )
+    .fetch_all(svc.pool())
+    .await
+    .unwrap();
+    let mut out = Vec::new();
+    for id in ids {
+        let v = svc.game(id).await.unwrap();
+        out.push((id, v.players.attackers.clone(), v.players.defenders.clone()));
+    }
+    out
+}
+
+/// Plays a game to a result: a turn each, then the loser resigns.
+async fn won_by(svc: &Service, game: i64, winner: &Person) {
+    a_turn_each(svc, game).await;
+    let v = svc.game(game).await.unwrap();
+    let loser = if &v.players.attackers == winner {
+        v.players.defenders.clone()
+    } else {
+        v.players.attackers.clone()
+    };
+    svc.resign(&loser, Some(game), None).await.unwrap();
+}
+
+/// The players in standing order, with their half points.
+async fn table(svc: &Service, id: i64) -> Vec<(String, u32)> {
+    let (_, lines) = svc.tournament_standings(Some(id)).await.unwrap();
+    lines
+        .into_iter()
+        .map(|l| (l.person.name, l.line.points))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_four_player_round_robin_plays_twelve_games_and_stands_in_the_order_of_its_results() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let t = with_players(&svc, Format::RoundRobin, 4).await;
+    assert_eq!(t.players.len(), 4);
+    let started = svc
+        .start_tournament(&alice(), Some(t.id), false)
+        .await
+        .unwrap();
+    assert_eq!(started.games.len(), 12);
+    assert!(started.byes.is_empty());
+    // Each pair twice, once on each side.
+    let games = going(&svc).await;
+    let sides: HashSet<(String, String)> = games
+        .iter()
+        .map(|(_, a, d)| (a.name.clone(), d.name.clone()))
+        .collect();
+    assert_eq!(sides.len(), 12);
+    for a in 0..4 {
+        for d in 0..4 {
+            let pair = (person(a).name, person(d).name);
+            assert_eq!(sides.contains(&pair), a != d, "{pair:?}");
+        }
+    }
+    // Who wins: dave beats everyone, carol all but dave, bob only alice.
+    let rank = |p: &Person| {
+        ["dave", "carol", "bob", "alice"]
+            .iter()
+            .position(|n| *n == p.name)
+    };
+    for (id, a, d) in games {
+        let winner = if rank(&a) < rank(&d) { a } else { d };
+        won_by(&svc, id, &winner).await;
+    }
+    assert_eq!(
+        table(&svc, t.id).await,
+        [
+            ("dave".to_string(), 12),
+            ("carol".to_string(), 8),
+            ("bob".to_string(), 4),
+            ("alice".to_string(), 0)
+        ]
+    );
+    let done = svc.tournament(Some(t.id)).await.unwrap();
+    assert_eq!(done.status, "finished");
+    assert_eq!(done.winner.map(|p| p.name), Some("dave".to_string()));
+}
+
+#[tokio::test]
+async fn ten_players_play_in_two_groups_and_the_group_winners_meet_in_a_final() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let t = with_players(&svc, Format::RoundRobin, 10).await;
+    let started = svc
+        .start_tournament(&alice(), Some(t.id), false)
+        .await
+        .unwrap();
+    // Two groups of five (seeds 0 3 4 7 8 and 1 2 5 6 9): ten matches each.
+    assert_eq!(started.games.len(), 40);
+    // The one who joined first wins each game.
+    let order = |p: &Person| (0..10).position(|i| person(i) == *p);
+    for (id, a, d) in going(&svc).await {
+        let winner = if order(&a) < order(&d) { a } else { d };
+        won_by(&svc, id, &winner).await;
+    }
+    // The group winners: alice (seed 0) and bob (seed 1).
+    let final_round = going(&svc).await;
+    let finalists: HashSet<String> = final_round
+        .iter()
+        .flat_map(|(_, a, d)| [a.name.clone(), d.name.clone()])
+        .collect();
+    assert_eq!(
+        finalists,
+        HashSet::from(["alice".to_string(), "bob".to_string()])
+    );
+    assert_eq!(svc.tournament(Some(t.id)).await.unwrap().stage, 2);
+    for (id, _, _) in final_round {
+        won_by(&svc, id, &bob()).await;
+    }
+    let done = svc.tournament(Some(t.id)).await.unwrap();
+    assert_eq!(done.status, "finished");
+    assert_eq!(done.winner, Some(bob()));
+}
+
+#[tokio::test]
+async fn a_five_player_knockout_runs_with_its_byes() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let t = with_players(&svc, Format::Knockout, 5).await;
+    let started = svc
+        .start_tournament(&alice(), Some(t.id), false)
+        .await
+        .unwrap();
+    // Seeds by rating, all 1500: the order of joining. Seeds 0, 1 and 2 sit the round out;
+    // 3 (dave) meets 4 (erin).
+    let byes: Vec<String> = started.byes.iter().map(|p| p.name.clone()).collect();
+    assert_eq!(byes, ["alice", "bob", "carol"]);
+    assert_eq!(started.games.len(), 2);
+    for (id, _, _) in going(&svc).await {
+        won_by(&svc, id, &person(4)).await;
+    }
+    // Round 2: alice (seed 0) meets erin, bob meets carol.
+    let round2 = going(&svc).await;
+    let pairs: HashSet<(String, String)> = round2
+        .iter()
+        .map(|(_, a, d)| {
+            let mut pair = [a.name.clone(), d.name.clone()];
+            pair.sort();
+            (pair[0].clone(), pair[1].clone())
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        HashSet::from([
+            ("alice".to_string(), "erin".to_string()),
+            ("bob".to_string(), "carol".to_string())
+        ])
+    );
+    for (id, a, d) in round2 {
+        // erin goes on; bob and carol split their match, each winning as the attacker in games
+        // of the same length.
+        let winner = if a.name == "erin" || d.name == "erin" {
+            person(4)
+        } else {
+            a.clone()
+        };
+        won_by(&svc, id, &winner).await;
+    }
+    let final_round = going(&svc).await;
+    assert_eq!(final_round.len(), 2, "the final");
+    let finalists: HashSet<String> = final_round
+        .iter()
+        .flat_map(|(_, a, d)| [a.name.clone(), d.name.clone()])
+        .collect();
+    // bob and carol each won as attackers in games of the same length: the higher seed, bob.
+    assert_eq!(
+        finalists,
+        HashSet::from(["erin".to_string(), "bob".to_string()])
+    );
+    for (id, _, _) in final_round {
+        won_by(&svc, id, &person(4)).await;
+    }
+    let done = svc.tournament(Some(t.id)).await.unwrap();
+    assert_eq!(done.status, "finished");
+    assert_eq!(done.winner.map(|p| p.name), Some("erin".to_string()));
+}
+
+#[tokio::test]
+async fn a_swiss_pairs_each_round_when_the_last_game_of_the_one_before_ends() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let t = with_players(&svc, Format::Swiss, 6).await;
+    svc.start_tournament(&alice(), Some(t.id), false)
+        .await
+        .unwrap();
+    let mut met = HashSet::new();
+    for round in 1..=3 {
+        let games = going(&svc).await;
+        assert_eq!(games.len(), 6, "round {round}: three matches of two games");
+        assert_eq!(svc.tournament(Some(t.id)).await.unwrap().stage, round);
+        for (_, a, d) in &games {
+            let mut pair = [a.key.clone(), d.key.clone()];
+            pair.sort();
+            met.insert(pair);
+        }
+        // The first game of each match goes to its attacker; the second is not over yet, so
+        // the round is not.
+        let (first_half, second_half) = games.split_at(3);
+        for (id, a, _) in first_half {
+            won_by(&svc, *id, a).await;
+        }
+        assert_eq!(svc.tournament(Some(t.id)).await.unwrap().stage, round);
+        for (id, a, _) in second_half {
+            won_by(&svc, *id, a).await;
+        }
+    }
+    // Three rounds of three matches: nine pairs, none twice.
+    assert_eq!(met.len(), 9);
+    assert!(going(&svc).await.is_empty());
+    let done = svc.tournament(Some(t.id)).await.unwrap();
+    assert_eq!((done.status.as_str(), done.stage), ("finished", 3));
+    let points: u32 = table(&svc, t.id).await.iter().map(|(_, p)| p).sum();
+    assert_eq!(points, 18 * 2, "eighteen games of two half points each");
+}
+
+#[tokio::test]
+async fn a_player_who_leaves_after_the_start_forfeits_the_games_still_going() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let t = with_players(&svc, Format::RoundRobin, 3).await;
+    svc.start_tournament(&alice(), Some(t.id), false)
+        .await
+        .unwrap();
+    assert_eq!(going(&svc).await.len(), 6);
+    svc.leave_tournament(&carol(), Some(t.id)).await.unwrap();
+    // carol's four games are lost by forfeit, unrated; alice and bob play on.
+    let left = going(&svc).await;
+    assert_eq!(left.len(), 2);
+    let forfeits: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT reason, rated FROM games WHERE tournament_id = $1 AND status = 'finished'",
+    )
+    .bind(t.id)
+    .fetch_all(svc.pool())
+    .await
+    .unwrap();
+    assert_eq!(forfeits, vec![("forfeit".to_string(), 0); 4]);
+    let view = svc.tournament(Some(t.id)).await.unwrap();
+    assert!(view
+        .players
+        .iter()
+        .any(|e| e.person == carol() && e.withdrawn));
+    // A forfeited game still reads back and replays.
+    let (game, _, _) = sqlx::query_as::<_, (i64, i64, i64)>(
+        "SELECT id, attacker, defender FROM games WHERE reason = 'forfeit' LIMIT 1",
+    )
+    .fetch_one(svc.pool())
+    .await
+    .unwrap();
+    assert!(svc.game(game).await.unwrap().outcome.is_some());
+    for (id, a, _) in left {
+        won_by(&svc, id, &a).await;
+    }
+    let done = svc.tournament(Some(t.id)).await.unwrap();
+    assert_eq!(done.status, "finished");
+    assert_ne!(done.winner, Some(carol()));
+    // carol took nothing: her forfeits count for the others' points only.
+    let standings = table(&svc, t.id).await;
+    assert_eq!(standings.last().unwrap(), &("carol".to_string(), 0));
+}
+
+#[tokio::test]
+async fn wrong_requests_are_refused_and_change_nothing() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let here = svc.scoped(Scope::Server("g1".into()));
+    let t = here
+        .create_tournament(&alice(), &terms(Format::RoundRobin), Some("chan"))
+        .await
+        .unwrap();
+    here.join_tournament(&bob(), None).await.unwrap();
+    assert!(matches!(
+        here.join_tournament(&bob(), None).await,
+        Err(ServiceError::AlreadyJoined(id)) if id == t.id
+    ));
+    assert!(matches!(
+        here.start_tournament(&alice(), None, false).await,
+        Err(ServiceError::TooFewPlayers { have: 2, need: 3 })
+    ));
+    here.join_tournament(&carol(), None).await.unwrap();
+    assert!(matches!(
+        here.start_tournament(&bob(), None, false).await,
+        Err(ServiceError::NotOrganiser(_))
+    ));
+    // Another server's view of it.
+    let there = svc.scoped(Scope::Server("g2".into()));
+    assert!(matches!(
+        there.join_tournament(&person(3), Some(t.id)).await,
+        Err(ServiceError::TournamentElsewhere(_))
+    ));
+    assert!(matches!(
+        there.join_tournament(&person(3), None).await,
+        Err(ServiceError::NoSuchTournament(None))
+    ));
+    assert_eq!(here.tournament(None).await.unwrap().players.len(), 3);
+    // Someone who manages the server may start it.
+    let started = here.start_tournament(&bob(), None, true).await.unwrap();
+    assert!(matches!(
+        here.join_tournament(&person(3), None).await,
+        Err(ServiceError::NoSuchTournament(None))
+    ));
+    assert!(matches!(
+        here.join_tournament(&person(3), Some(t.id)).await,
+        Err(ServiceError::TournamentStarted(_))
+    ));
+    // A tournament game is not called off.
+    let game = started.games[0];
+    let v = here.game(game).await.unwrap();
+    assert!(matches!(
+        here.abort(&v.players.attackers, Some(game), None).await,
+        Err(ServiceError::TournamentGame(g)) if g == game
+    ));
+    // The limits of a public server.
+    for _ in 0..4 {
+        here.create_tournament(&person(3), &terms(Format::Swiss), None)
+            .await
+            .unwrap();
+    }
+    assert!(matches!(
+        here.create_tournament(&person(4), &terms(Format::Swiss), None)
+            .await,
+        Err(ServiceError::TooManyTournaments(5))
+    ));
+    let big = TournamentTerms {
+        players: Some(33),
+        ..terms(Format::Knockout)
+    };
+    assert!(matches!(
+        there.create_tournament(&person(4), &big, None).await,
+        Err(ServiceError::TournamentSize(33))
+    ));
+}

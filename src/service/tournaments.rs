@@ -716,21 +716,7 @@ impl Service {
             }
             Format::Knockout => {
                 let matches = self.matches(conn, t.id, t.stage).await?;
-                let round: Vec<Seed> = matches
-                    .iter()
-                    .map(|&(first, second)| match second {
-                        None => first,
-                        Some(second) => {
-                            let pair = Pair::new(first, second);
-                            let games: Vec<Played> = played
-                                .iter()
-                                .filter(|g| pair.has(g.attacker) && pair.has(g.defender))
-                                .copied()
-                                .collect();
-                            knockout::match_winner(pair, &games)
-                        }
-                    })
-                    .collect();
+                let round: Vec<Seed> = matches.iter().map(|&m| match_winner(m, &played)).collect();
                 let next = knockout::next_round(&round);
                 (!next.is_empty()).then(|| {
                     (
@@ -750,18 +736,7 @@ impl Service {
                 let winner = match t.format {
                     Format::Knockout => {
                         let last = self.matches(conn, t.id, t.stage).await?;
-                        last.first().map(|&(first, second)| match second {
-                            None => first,
-                            Some(second) => {
-                                let pair = Pair::new(first, second);
-                                let games: Vec<Played> = played
-                                    .iter()
-                                    .filter(|g| pair.has(g.attacker) && pair.has(g.defender))
-                                    .copied()
-                                    .collect();
-                                knockout::match_winner(pair, &games)
-                            }
-                        })
+                        last.first().map(|&m| match_winner(m, &played))
                     }
                     _ => {
                         // The final's standings in a grouped round robin; otherwise everyone's.
@@ -1113,4 +1088,18 @@ impl Service {
             winner,
         })
     }
+}
+
+/// Who goes through from a knockout match (a bye: its one player), from the tournament's games.
+fn match_winner((first, second): (Seed, Option<Seed>), played: &[Played]) -> Seed {
+    let Some(second) = second else {
+        return first;
+    };
+    let pair = Pair::new(first, second);
+    let games: Vec<Played> = played
+        .iter()
+        .filter(|g| pair.has(g.attacker) && pair.has(g.defender))
+        .copied()
+        .collect();
+    knockout::match_winner(pair, &games)
 }

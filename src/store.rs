@@ -248,17 +248,6 @@ async fn reach(url: &str, options: &AnyConnectOptions) -> Result<(), StoreError>
     Err(StoreError::Unreachable { place, why })
 }
 
-/// Takes PostgreSQL's write lock ([`WRITE_LOCK`]) until the transaction ends. The call is in
-/// FROM, so that the row has a column the `Any` driver can read (the function's own result is
-/// `void`).
-async fn lock_writes(conn: &mut sqlx::AnyConnection) -> Result<(), sqlx::Error> {
-    sqlx::query("SELECT 1 FROM pg_advisory_xact_lock($1)")
-        .bind(WRITE_LOCK)
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
 /// Opens the database named by `url` and brings its schema up to date: a `postgres://` (or
 /// `postgresql://`) URL, or SQLite's file path, `sqlite:` URL or `:memory:` (a SQLite file is
 /// created if missing).
@@ -451,8 +440,7 @@ async fn record_migration(
 /// two processes starting on a new database apply each migration once, the second finding the
 /// first's work done.
 async fn migrate_postgres(pool: &AnyPool) -> Result<(), StoreError> {
-    let mut tx = pool.begin().await?;
-    lock_writes(&mut tx).await?;
+    let mut tx = begin_write(pool).await?;
     sqlx::raw_sql(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
             version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",

@@ -145,14 +145,14 @@ struct TournamentRow {
     creator: i64,
     status: String,
     stage: i64,
+    winner: Option<i64>,
 }
 
 const TOURNAMENT_SELECT: &str = "SELECT id, guild, channel, name, variant, format, days, rated,
-    rounds, max_players, creator, status, stage FROM tournaments";
+    rounds, max_players, creator, status, stage, winner FROM tournaments";
 
 /// A game of the tournament as its standings read it.
 struct GameOf {
-    id: i64,
     attacker: i64,
     defender: i64,
     finished: bool,
@@ -467,17 +467,14 @@ impl Service {
         .fetch_all(&mut *conn)
         .await?;
         let mut out = Vec::new();
+        let mut done_shown = 0;
         for id in ids {
             let view = self.tournament_view(&mut conn, id).await?;
-            let done = !matches!(view.status.as_str(), "open" | "running");
-            if done
-                && out
-                    .iter()
-                    .filter(|v: &&TournamentView| v.status != "open" && v.status != "running")
-                    .count()
-                    >= 5
-            {
-                continue;
+            if !matches!(view.status.as_str(), "open" | "running") {
+                if done_shown == 5 {
+                    continue;
+                }
+                done_shown += 1;
             }
             out.push(view);
         }
@@ -927,7 +924,6 @@ impl Service {
         .fetch_all(&mut *conn)
         .await?;
         let games = rows.iter().map(|r| GameOf {
-            id: r.get(0),
             attacker: r.get(1),
             defender: r.get(2),
             finished: r.get::<String, _>(3) == "finished",
@@ -936,7 +932,7 @@ impl Service {
             moves: r.get(6),
         });
         let played = games
-            .filter(|g| g.finished && g.result != GameResult::Aborted && g.id > 0)
+            .filter(|g| g.finished && g.result != GameResult::Aborted)
             .filter_map(|g| {
                 Some(Played {
                     attacker: *seed_of.get(&g.attacker)?,
@@ -1063,12 +1059,7 @@ impl Service {
                 withdrawn: r.get::<Option<i64>, _>(3).is_some(),
             })
             .collect();
-        let winner: Option<i64> =
-            sqlx::query_scalar("SELECT winner FROM tournaments WHERE id = $1")
-                .bind(id)
-                .fetch_one(&mut *conn)
-                .await?;
-        let winner = match winner {
+        let winner = match t.winner {
             Some(w) => Some(self.person(conn, w).await?),
             None => None,
         };

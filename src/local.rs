@@ -11,7 +11,7 @@ use std::path::Path;
 
 use crate::commands::{self, Answer, Caller, Command, Kind, Value};
 use crate::service::text::{self, Plain};
-use crate::service::{News, Person, Service, ServiceError};
+use crate::service::{News, Notice, Person, Service, ServiceError};
 
 /// The local mode's help: the command table, then how a line is written.
 pub fn help() -> String {
@@ -147,13 +147,7 @@ pub async fn run(
             if let Err(e) = service.sweep().await {
                 writeln!(out, "error: {e}")?;
             }
-            for notice in service.claim_notices().await.unwrap_or_default() {
-                if let Ok(view) = service.game(notice.game_id).await {
-                    let said = text::notice(&notice, &view, &Plain);
-                    writeln!(out, "[{}] {said}", notice.kind)?;
-                }
-                let _ = service.delivered(notice.id).await;
-            }
+            notices(service, out, images).await?;
             let reply = match parse_line(trimmed) {
                 Ok((who, command)) => execute(service, &who, command, images).await,
                 Err(e) => Err(e),
@@ -162,6 +156,8 @@ pub async fn run(
                 Ok(text) => writeln!(out, "{text}")?,
                 Err(e) => writeln!(out, "error: {e}")?,
             }
+            // What the command left to be told (a tournament's games begun, its standings).
+            notices(service, out, images).await?;
             bot_turns(service, out, images).await?;
         }
         if interactive {
@@ -170,6 +166,38 @@ pub async fn run(
         }
     }
     Ok(())
+}
+
+/// Shows every kept notice not yet shown, oldest first.
+async fn notices(service: &Service, out: &mut impl Write, images: &Path) -> std::io::Result<()> {
+    for notice in service.claim_notices().await.unwrap_or_default() {
+        writeln!(out, "{}", shown_notice(service, &notice, images).await)?;
+        let _ = service.delivered(notice.id).await;
+    }
+    Ok(())
+}
+
+/// A kept notice as the local mode shows it: a game's news, or a tournament's standings with
+/// its crosstable saved.
+async fn shown_notice(service: &Service, notice: &Notice, images: &Path) -> String {
+    let said = match notice.tournament() {
+        Some(id) => match service.tournament_standings(Some(id)).await {
+            Ok(table) => {
+                let mut said = text::tournament_news(&table, &Plain);
+                if let Ok(png) = service.crosstable_picture(&table).await {
+                    let name = format!("tournament-{id}-{}.png", notice.id);
+                    said = format!("{said}\n{}", save(images, &name, &png));
+                }
+                said
+            }
+            Err(e) => format!("tournament #{id}: {e}"),
+        },
+        None => match service.game(notice.game_id).await {
+            Ok(view) => text::notice(notice, &view, &Plain),
+            Err(e) => format!("game #{}: {e}", notice.game_id),
+        },
+    };
+    format!("[{}] {said}", notice.kind)
 }
 
 /// Plays the bot's turn in every game where it is to move, and shows each with its picture.
@@ -284,8 +312,21 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             days_a_year,
         } => lines.push(text::vacation(&vacation, days_a_year, s)),
         Answer::Notify(on) => lines.push(text::notify(on, s)),
-        Answer::Help(None) => lines.push(help()),
-        Answer::Help(Some(spec)) => lines.push(commands::help_for(spec, plain_usage)),
+        Answer::Tournament { view, done } => lines.push(text::tournament_done(me, &view, done, s)),
+        Answer::TournamentStarted(started) => lines.push(text::tournament_started(&started, s)),
+        Answer::Standings { table, png } => {
+            lines.push(text::standings(&table, s));
+            if let Some(png) = png {
+                let name = format!("tournament-{}.png", table.view.id);
+                lines.push(save(images, &name, &png));
+            }
+        }
+        Answer::Tournaments(list) => lines.push(text::tournaments(&list, s)),
+        Answer::Help(specs) => lines.push(match specs.as_slice() {
+            [] => help(),
+            [one] => commands::help_for(one, plain_usage),
+            several => commands::help_list(several, plain_usage),
+        }),
     }
     lines.join("\n")
 }

@@ -187,6 +187,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "tournaments",
         include_str!("../migrations/0012_tournaments.sql"),
     ),
+    (
+        13,
+        "tournament notices",
+        include_str!("../migrations/0013_tournament_notices.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations, by version: a new database begins with the whole schema at version 10,
@@ -206,6 +211,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         12,
         "tournaments",
         include_str!("../migrations/postgres/0012_tournaments.sql"),
+    ),
+    (
+        13,
+        "tournament notices",
+        include_str!("../migrations/postgres/0013_tournament_notices.sql"),
     ),
 ];
 

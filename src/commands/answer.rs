@@ -4,8 +4,8 @@
 use super::Spec;
 use crate::rules::Variant;
 use crate::service::{
-    Challenge, Exported, GameSummary, GameView, Hint, Imported, Leaderboard, News, Person, Profile,
-    Vacation,
+    Challenge, Crosstable, Exported, GameSummary, GameView, Hint, Imported, Leaderboard, News,
+    Person, Profile, Started, TournamentDone, TournamentView, Vacation,
 };
 
 /// What a command did.
@@ -71,8 +71,24 @@ pub enum Answer {
     },
     /// Direct messages on or off.
     Notify(bool),
-    /// The help: all commands, or all about one.
-    Help(Option<&'static Spec>),
+    /// The help: all commands (none named), or all about the ones named (a command, or the
+    /// commands of a group such as `tournament`).
+    Help(Vec<&'static Spec>),
+    /// A tournament made, joined, left or called off, as it stands now.
+    Tournament {
+        view: TournamentView,
+        done: TournamentDone,
+    },
+    /// A tournament has started: its first round's games (each announced in its own thread by a
+    /// kept notice) and byes.
+    TournamentStarted(Started),
+    /// A tournament's standings, with the crosstable picture (none when it could not be drawn).
+    Standings {
+        table: Crosstable,
+        png: Option<Vec<u8>>,
+    },
+    /// The tournaments here.
+    Tournaments(Vec<TournamentView>),
 }
 
 impl std::fmt::Debug for Answer {
@@ -97,7 +113,14 @@ impl std::fmt::Debug for Answer {
             Answer::Hint(h) => write!(f, "Hint(#{})", h.game),
             Answer::Vacation { .. } => f.write_str("Vacation"),
             Answer::Notify(on) => write!(f, "Notify({on})"),
-            Answer::Help(spec) => write!(f, "Help({:?})", spec.map(|s| s.name)),
+            Answer::Help(specs) => {
+                let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+                write!(f, "Help({names:?})")
+            }
+            Answer::Tournament { view, done } => write!(f, "Tournament(#{}, {done:?})", view.id),
+            Answer::TournamentStarted(s) => write!(f, "TournamentStarted(#{})", s.tournament.id),
+            Answer::Standings { table, .. } => write!(f, "Standings(#{})", table.view.id),
+            Answer::Tournaments(list) => write!(f, "Tournaments({})", list.len()),
         }
     }
 }

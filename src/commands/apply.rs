@@ -1,8 +1,11 @@
 //! The one place where a command becomes use cases of the service. Both front ends call
 //! [`apply`] and show the [`Answer`]; neither decides anything a command means.
 
-use super::{help_spec, Answer, Command};
-use crate::service::{GameNews, Person, Played, Service, ServiceError, Takeback, Terms};
+use super::{help_specs, Answer, Command};
+use crate::service::{
+    GameNews, Person, Played, Service, ServiceError, Takeback, Terms, TournamentDone,
+    TournamentTerms,
+};
 
 /// Who gives a command, and from where.
 #[derive(Clone, Debug)]
@@ -16,6 +19,9 @@ pub struct Caller {
     pub bots: Vec<String>,
     /// The most bytes of files an answer may carry.
     pub upload_limit: usize,
+    /// Whether the caller manages the server (Discord's Manage Server): they run its
+    /// tournaments as their creators do.
+    pub manages: bool,
 }
 
 impl Caller {
@@ -27,6 +33,7 @@ impl Caller {
             taflbot,
             bots: Vec::new(),
             upload_limit: usize::MAX,
+            manages: false,
         }
     }
 }
@@ -170,9 +177,65 @@ pub async fn apply(
             Answer::Imported(svc.import(variant, &moves, room).await?)
         }
         Command::Help { command } => Answer::Help(match command {
-            None => None,
-            Some(name) => Some(help_spec(&name).ok_or(ServiceError::UnknownCommand(name))?),
+            None => Vec::new(),
+            Some(name) => match help_specs(&name) {
+                specs if specs.is_empty() => return Err(ServiceError::UnknownCommand(name)),
+                specs => specs,
+            },
         }),
+        Command::TournamentCreate {
+            variant,
+            format,
+            name,
+            days,
+            rated,
+            rounds,
+            players,
+        } => {
+            let terms = TournamentTerms {
+                variant,
+                format,
+                name: name.as_deref(),
+                days: days.map(|d| d.get()),
+                rated,
+                rounds,
+                players,
+            };
+            let view = svc.create_tournament(me, &terms, here).await?;
+            Answer::Tournament {
+                view,
+                done: TournamentDone::Created,
+            }
+        }
+        Command::TournamentJoin { tournament } => Answer::Tournament {
+            view: svc.join_tournament(me, tournament).await?,
+            done: TournamentDone::Joined,
+        },
+        Command::TournamentLeave { tournament } => Answer::Tournament {
+            view: svc.leave_tournament(me, tournament).await?,
+            done: TournamentDone::Left,
+        },
+        Command::TournamentCancel { tournament } => Answer::Tournament {
+            view: svc
+                .cancel_tournament(me, tournament, caller.manages)
+                .await?,
+            done: TournamentDone::Cancelled,
+        },
+        Command::TournamentStart { tournament } => {
+            Answer::TournamentStarted(svc.start_tournament(me, tournament, caller.manages).await?)
+        }
+        Command::TournamentStandings { tournament } => {
+            let table = svc.tournament_standings(tournament).await?;
+            let png = match svc.crosstable_picture(&table).await {
+                Ok(png) => Some(png),
+                Err(e) => {
+                    tracing::warn!(tournament = table.view.id, error = %e, "no crosstable");
+                    None
+                }
+            };
+            Answer::Standings { table, png }
+        }
+        Command::TournamentList => Answer::Tournaments(svc.tournaments().await?),
     })
 }
 

@@ -1,9 +1,9 @@
 //! The options given to a command, checked against its row of the table and read into values: a
 //! variant of the table, days per move from the one list, a level of the engine's.
 
-use super::{usage, Kind, Spec, Value, SIDES};
+use super::{usage, Kind, Spec, Value, FORMATS, SIDES};
 use crate::rules::Variant;
-use crate::service::{Person, ServiceError, SideChoice, DAYS_PER_MOVE};
+use crate::service::{Format, Person, ServiceError, SideChoice, DAYS_PER_MOVE};
 
 /// Days per move, one of [`DAYS_PER_MOVE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,6 +187,31 @@ impl Args<'_> {
         match u32::try_from(n) {
             Ok(d) => Days::new(d).map(Some).ok_or(ServiceError::BadDays(d)),
             Err(_) => Err(self.bad(name, &Value::Int(n))),
+        }
+    }
+
+    /// A tournament's format: a choice's number, or its name (`round-robin`, `round robin`).
+    pub fn format(&self, name: &str) -> Result<Option<Format>, ServiceError> {
+        match self.value(name) {
+            None => Ok(None),
+            Some(v @ Value::Int(i)) => usize::try_from(*i)
+                .ok()
+                .and_then(|i| FORMATS.get(i).copied())
+                .map(Some)
+                .ok_or_else(|| self.bad(name, v)),
+            Some(v @ Value::Text(t)) => t.parse().map(Some).map_err(|_| self.bad(name, v)),
+            Some(other) => Err(self.bad(name, other)),
+        }
+    }
+
+    /// A count from 1 (the service says how many are allowed).
+    pub fn count(&self, name: &str) -> Result<Option<u32>, ServiceError> {
+        let Some(n) = self.number(name)? else {
+            return Ok(None);
+        };
+        match u32::try_from(n) {
+            Ok(c) if c >= 1 => Ok(Some(c)),
+            _ => Err(self.bad(name, &Value::Int(n))),
         }
     }
 }

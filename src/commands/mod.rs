@@ -46,10 +46,10 @@ mod table;
 pub use answer::Answer;
 pub use apply::{apply, Caller};
 pub use args::{Args, Days};
-pub use table::COMMANDS;
+pub use table::{COMMANDS, GROUPS};
 
 use crate::rules::Variant;
-use crate::service::{Person, ServiceError, SideChoice};
+use crate::service::{Format, Person, ServiceError, SideChoice};
 
 /// What an option holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +78,12 @@ pub enum Kind {
     Flag,
     /// A person.
     User,
+    /// A tournament's format (a choice).
+    Format,
+    /// A tournament number.
+    Tournament,
+    /// A count from 1 (rounds, players).
+    Count,
 }
 
 impl Kind {
@@ -94,6 +100,9 @@ impl Kind {
             Kind::Switch => "on or off",
             Kind::Flag => "true or false",
             Kind::User => "a player",
+            Kind::Format => "a format: round-robin, swiss or knockout",
+            Kind::Tournament => "a tournament number (write tournament:3)",
+            Kind::Count => "a whole number from 1",
         }
     }
 }
@@ -104,6 +113,9 @@ pub const SIDES: [SideChoice; 3] = [
     SideChoice::Defenders,
     SideChoice::Random,
 ];
+
+/// The choices of a [`Kind::Format`] option, in the order Discord numbers them.
+pub const FORMATS: [Format; 3] = Format::ALL;
 
 /// The choices of a [`Kind::Switch`] option, in the order Discord numbers them.
 pub const SWITCH: [&str; 2] = ["on", "off"];
@@ -260,6 +272,33 @@ pub enum Command {
         /// A command to tell all about.
         command: Option<String>,
     },
+    TournamentCreate {
+        variant: &'static Variant,
+        format: Format,
+        name: Option<String>,
+        days: Option<Days>,
+        rated: bool,
+        /// Swiss rounds (as many as the field needs when not given).
+        rounds: Option<u32>,
+        /// The most players it takes.
+        players: Option<u32>,
+    },
+    TournamentJoin {
+        tournament: Option<i64>,
+    },
+    TournamentLeave {
+        tournament: Option<i64>,
+    },
+    TournamentStart {
+        tournament: Option<i64>,
+    },
+    TournamentStandings {
+        tournament: Option<i64>,
+    },
+    TournamentList,
+    TournamentCancel {
+        tournament: Option<i64>,
+    },
 }
 
 impl Command {
@@ -324,23 +363,78 @@ pub fn help(code: impl Fn(&str) -> String) -> String {
         "taflbot: tafl games by correspondence. Challenge someone, then take turns with move; \
          the board is shown after every move.\n",
     );
+    let mut groups_shown: Vec<&str> = Vec::new();
     for c in COMMANDS {
         out.push('\n');
+        // A group's commands are one line: `/tournament create|join|...`.
+        if let Some((group, _)) = c.name.split_once(' ') {
+            if groups_shown.contains(&group) {
+                out.pop();
+                continue;
+            }
+            groups_shown.push(group);
+            let subs: Vec<&str> = COMMANDS
+                .iter()
+                .filter_map(|c| c.name.strip_prefix(group)?.strip_prefix(' '))
+                .collect();
+            out.push_str(&code(&format!("/{group} {}", subs.join("|"))));
+            out.push_str(": ");
+            out.push_str(group_description(group));
+            continue;
+        }
         out.push_str(&code(&usage(c)));
         out.push_str(": ");
         out.push_str(c.description);
     }
     out.push_str(&format!(
-        "\n\ngame is needed only when several of your games could be meant here. A move not made \
+        "\n\ngame is needed only when several of your games could be meant. A move not made \
          in time loses the game; a reminder comes a day before. {} tells all about one command.",
         code("/help command")
     ));
     out
 }
 
-/// The command a help request names: `challenge`, `/Challenge`, or an alias.
-pub fn help_spec(name: &str) -> Option<&'static Spec> {
-    spec(&name.trim().trim_start_matches('/').to_ascii_lowercase())
+/// The commands a help request names: `challenge`, `/Challenge`, an alias, or a group
+/// (`tournament`: all of its commands). None when it names nothing.
+pub fn help_specs(name: &str) -> Vec<&'static Spec> {
+    let name = name
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches('/')
+        .to_ascii_lowercase();
+    if let Some(one) = spec(&name) {
+        return vec![one];
+    }
+    let group = format!("{name} ");
+    COMMANDS
+        .iter()
+        .filter(|c| !name.is_empty() && c.name.starts_with(&group))
+        .collect()
+}
+
+/// What a group of commands is for (`tournament`).
+pub fn group_description(group: &str) -> &'static str {
+    GROUPS
+        .iter()
+        .find(|(name, _)| *name == group)
+        .map_or("more commands", |(_, description)| description)
+}
+
+/// The help of several commands (a group's): each usage and what it does.
+pub fn help_list(specs: &[&Spec], code: impl Fn(&str) -> String) -> String {
+    let mut out = String::new();
+    for c in specs {
+        out.push_str(&format!("{}: {}\n", code(&usage(c)), c.description));
+    }
+    out.push_str(&format!(
+        "{} tells all about one.",
+        code(&format!(
+            "/help {}",
+            specs.first().map_or("command", |c| c.name)
+        ))
+    ));
+    out
 }
 
 /// All about one command: its usage, what it does, and each option.

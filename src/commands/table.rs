@@ -33,6 +33,11 @@ const WAITING_GAME: Opt = opt(
     "The game (needed only when several of yours wait here)",
     Kind::Game,
 );
+const TOURNAMENT: Opt = opt(
+    "tournament",
+    "The tournament number (needed only when several here could be meant)",
+    Kind::Tournament,
+);
 const CHALLENGE: Opt = opt(
     "challenge",
     "The challenge number (needed only when you have several)",
@@ -50,6 +55,12 @@ const ROW: Spec = Spec {
     guild_only: true,
     read: |a| Err(a.unread()),
 };
+
+/// The commands that hold subcommands (rows named in two words), with what they are for.
+pub const GROUPS: &[(&str, &str)] = &[(
+    "tournament",
+    "Round robins, Swiss, knockouts: two-game matches.",
+)];
 
 /// The commands, in the order the help lists them.
 pub const COMMANDS: &[Spec] = &[
@@ -181,7 +192,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "profile",
-        description: "A player's ratings, results and games, with a chart of the ratings.",
+        description: "A player's ratings, results and games, with a chart.",
         options: &[opt("player", "Whose profile (default: yours)", Kind::User)],
         read: |a| Ok(Command::Profile { player: a.user("player")? }),
         ..ROW
@@ -231,7 +242,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "vacation",
-        description: "Stop your clocks in every game while you are away, or start them again.",
+        description: "Stop your clocks while you are away, or start them again.",
         more: "Days a year are limited (14 unless the server's taflbot says otherwise); opponents see that you are away. Without an option: where your vacation stands.",
         options: &[opt("set", "on to go away, off to come back", Kind::Switch)],
         guild_only: false,
@@ -284,7 +295,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "import",
-        description: "Replay a game written as a move list from aagenielsen.dk (\"d1-d3 e5-e2 ... a8-b8xb7\").",
+        description: "Replay a move list from aagenielsen.dk (\"d1-d3 e5-e2 ...\").",
         more: "Every move and capture is checked; the answer is its record, a GIF and the final board.",
         options: &[
             needed("moves", "The moves, space-separated, as aagenielsen.dk writes them", Kind::Text),
@@ -297,6 +308,79 @@ pub const COMMANDS: &[Spec] = &[
                 variant: a.variant("variant")?.unwrap_or_else(super::args::copenhagen),
             })
         },
+        ..ROW
+    },
+    Spec {
+        name: "tournament create",
+        description: "Make a tournament here of two-game matches (sides swapped), and be its first player.",
+        more: "Formats: round-robin (groups of at most 8, whose winners meet in a final), swiss (no rematches; a bye scores a won match) or knockout (byes for the top seeds; a drawn match goes to the shorter win, then the higher seed). A won game is 1 point, a draw ½. Ties are broken by head-to-head, Sonneborn-Berger, wins, then the shortest win. Players join with tournament join; you or a server manager start it with tournament start.",
+        options: &[
+            needed("variant", "The variant (type to search)", Kind::Variant),
+            opt("format", "round-robin, swiss or knockout (default: round-robin)", Kind::Format),
+            opt("name", "Its name (default: the variant and format)", Kind::Text),
+            opt(
+                "days",
+                concat!("Days per move in its games: ", days_per_move!(), " (default ", default_days!(), ")"),
+                Kind::Days,
+            ),
+            opt("rated", "Whether its games change ratings (default: true)", Kind::Flag),
+            opt("rounds", "Swiss rounds (default: as many as the field needs)", Kind::Count),
+            opt("players", "The most players it takes, 3 to 32 (default: 32)", Kind::Count),
+        ],
+        read: |a| {
+            Ok(Command::TournamentCreate {
+                variant: a.needed_variant("variant")?,
+                format: a.format("format")?.unwrap_or(crate::service::Format::RoundRobin),
+                name: a.text("name")?.filter(|t| !t.trim().is_empty()),
+                days: a.days("days")?,
+                rated: a.flag_or("rated", true)?,
+                rounds: a.count("rounds")?,
+                players: a.count("players")?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "tournament join",
+        description: "Join a tournament that has not started.",
+        options: &[TOURNAMENT],
+        read: |a| Ok(Command::TournamentJoin { tournament: a.number("tournament")? }),
+        ..ROW
+    },
+    Spec {
+        name: "tournament leave",
+        description: "Leave a tournament; after its start, your games still going are forfeited.",
+        options: &[TOURNAMENT],
+        read: |a| Ok(Command::TournamentLeave { tournament: a.number("tournament")? }),
+        ..ROW
+    },
+    Spec {
+        name: "tournament start",
+        description: "Start a tournament you made (or any here, if you manage the server).",
+        more: "It needs 3 players at least. Players are seeded by their rating here, and the first round's games begin at once, each in its own thread.",
+        options: &[TOURNAMENT],
+        read: |a| Ok(Command::TournamentStart { tournament: a.number("tournament")? }),
+        ..ROW
+    },
+    Spec {
+        name: "tournament standings",
+        description: "A tournament's standings, with its crosstable.",
+        options: &[TOURNAMENT],
+        read: |a| Ok(Command::TournamentStandings { tournament: a.number("tournament")? }),
+        ..ROW
+    },
+    Spec {
+        name: "tournament list",
+        description: "The tournaments of this server: open, running and lately finished.",
+        read: |_| Ok(Command::TournamentList),
+        ..ROW
+    },
+    Spec {
+        name: "tournament cancel",
+        description: "Call off a tournament you made (or any here, if you manage the server).",
+        more: "Its games still going are played on as ordinary games; no further round is paired.",
+        options: &[TOURNAMENT],
+        read: |a| Ok(Command::TournamentCancel { tournament: a.number("tournament")? }),
         ..ROW
     },
     Spec {
@@ -346,6 +430,7 @@ mod tests {
                         Kind::User => Value::User(Person::new("1", "someone")),
                         Kind::Variant => Value::Text("brandubh".into()),
                         Kind::Switch => Value::Text("on".into()),
+                        Kind::Format => Value::Text("swiss".into()),
                         _ => Value::Text("e1-e5".into()),
                     };
                     (o.name.to_string(), value)

@@ -168,11 +168,137 @@ impl Bot {
         }
     }
 
+    /// Opens a game's thread in its channel and stores it; none where Discord refuses.
+    pub async fn open_game_thread(
+        &self,
+        http: &Http,
+        view: &crate::service::GameView,
+    ) -> Option<String> {
+        let channel = view.channel.as_deref().and_then(post::parse_id)?;
+        let thread = self
+            .poster
+            .open_thread(
+                http,
+                serenity::ChannelId::new(channel),
+                &text::thread_name(view),
+            )
+            .await?
+            .to_string();
+        match self.service.set_thread(view.id, Some(&thread)).await {
+            Ok(()) => Some(thread),
+            Err(e) => {
+                tracing::warn!(game = view.id, error = %e, "could not store the thread");
+                None
+            }
+        }
+    }
+
+    /// Opens a tournament's thread in its channel, where its news and crosstables are posted.
+    pub async fn open_tournament_thread(&self, http: &Http, view: &crate::service::TournamentView) {
+        let Some(channel) = view.channel.as_deref().and_then(post::parse_id) else {
+            return;
+        };
+        let name = format!("Tournament #{} {}", view.id, view.name);
+        let Some(thread) = self
+            .poster
+            .open_thread(http, serenity::ChannelId::new(channel), &name)
+            .await
+        else {
+            return;
+        };
+        if let Err(e) = self
+            .service
+            .set_tournament_thread(view.id, &thread.to_string())
+            .await
+        {
+            tracing::warn!(tournament = view.id, error = %e, "could not store the thread");
+        }
+    }
+
+    /// Delivers the notices due now, claimed as the sweeper claims them: the games a command
+    /// began, or a round it paired, are announced at once rather than at the next sweep.
+    pub async fn deliver_due(&self, http: &Http) {
+        let claimed = match self.service.claim_notices().await {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not claim notices; the sweeper will");
+                return;
+            }
+        };
+        for notice in claimed {
+            let id = notice.id;
+            let how = self.deliver(http, notice).await;
+            if let Err(e) = self.service.tried(id, how).await {
+                tracing::warn!(notice = id, error = %e, "could not record a delivery");
+            }
+        }
+    }
+
+    /// Posts a tournament's news in its thread: the standings, the crosstable, and the winner
+    /// at the end.
+    async fn deliver_tournament(&self, http: &Http, notice: i64, tournament: i64) -> Delivery {
+        let table = match self.service.tournament_standings(Some(tournament)).await {
+            Ok(table) => table,
+            Err(crate::service::ServiceError::Database(e)) => {
+                tracing::warn!(notice, error = %e, "notice not delivered yet");
+                return Delivery::Retry;
+            }
+            Err(e) => {
+                tracing::warn!(notice, error = %e, "the tournament cannot be shown; given up");
+                return Delivery::GiveUp;
+            }
+        };
+        let mut reply = Reply::text(text::tournament_news(&table, &style::DiscordStyle)).mention(
+            table
+                .view
+                .winner
+                .as_ref()
+                .and_then(|w| post::parse_id(&w.key))
+                .map(serenity::UserId::new),
+        );
+        match self.service.crosstable_picture(&table).await {
+            Ok(png) => reply = reply.file("crosstable.png", png),
+            Err(e) => tracing::warn!(notice, error = %e, "tournament news without its crosstable"),
+        }
+        let place = |id: &Option<String>| {
+            id.as_deref()
+                .and_then(post::parse_id)
+                .map(serenity::ChannelId::new)
+        };
+        let nonce = format!("n{notice}");
+        match self
+            .poster
+            .post_in(
+                http,
+                (place(&table.view.thread), place(&table.view.channel)),
+                &reply,
+                &nonce,
+                || async {},
+            )
+            .await
+        {
+            Ok(()) => Delivery::Delivered,
+            Err(e) if post::refusal(&e).is_some_and(|(status, _)| matches!(status, 403 | 404)) => {
+                tracing::warn!(notice, error = %e, "Discord refuses the notice for good; given up");
+                Delivery::GiveUp
+            }
+            Err(serenity::Error::Other(_)) => Delivery::GiveUp,
+            Err(e) => {
+                tracing::warn!(notice, error = %e, "notice not delivered yet");
+                Delivery::Retry
+            }
+        }
+    }
+
     /// Delivers a notice where its game is played, written now from its data: delivered, to be
     /// tried again, or given up (its game cannot be shown, or Discord refuses for good: the bot
-    /// was removed, the channel is gone).
+    /// was removed, the channel is gone). A tournament's news goes to the tournament's thread;
+    /// a game begun by a tournament gets its own thread first.
     pub async fn deliver(&self, http: &Http, notice: Notice) -> Delivery {
-        let view = match self.service.game(notice.game_id).await {
+        if let Some(tournament) = notice.tournament() {
+            return self.deliver_tournament(http, notice.id, tournament).await;
+        }
+        let mut view = match self.service.game(notice.game_id).await {
             Ok(view) => view,
             Err(crate::service::ServiceError::Database(e)) => {
                 tracing::warn!(notice = notice.id, error = %e, "notice not delivered yet");
@@ -185,6 +311,9 @@ impl Bot {
         };
         // News of the board (a move, the start) is delivered with the board as it is now.
         let news = notice.news();
+        if news == News::Started && view.thread.is_none() {
+            view.thread = self.open_game_thread(http, &view).await;
+        }
         let png = if news.shows_board() {
             match self.service.game_picture(view.id).await {
                 Ok(png) => Some(png),

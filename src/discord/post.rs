@@ -10,9 +10,10 @@ use std::time::Duration;
 use ::serenity::builder::Builder;
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateMessage, EditInteractionResponse, EditThread, Http, InteractionId, Nonce, UserId,
+    AutoArchiveDuration, ChannelId, ChannelType, CreateActionRow, CreateAllowedMentions,
+    CreateAttachment, CreateButton, CreateInteractionResponse, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, CreateMessage, CreateThread, EditInteractionResponse,
+    EditThread, Http, InteractionId, Nonce, UserId,
 };
 
 use super::button::Button;
@@ -427,23 +428,41 @@ impl Poster {
         reply: &Reply,
         nonce: &str,
     ) -> serenity::Result<()> {
-        let channel = game
-            .channel
-            .as_deref()
-            .and_then(parse_id)
-            .map(ChannelId::new);
-        let Some(thread) = game
-            .thread
-            .as_deref()
-            .and_then(parse_id)
-            .map(ChannelId::new)
-        else {
-            let channel = channel.ok_or(serenity::Error::Other("the game has no channel"))?;
-            self.post(http, channel, reply, nonce).await?;
-            return Ok(());
+        let place = |id: &Option<String>| id.as_deref().and_then(parse_id).map(ChannelId::new);
+        let forget = || async move {
+            if let Err(e) = service.set_thread(game.id, None).await {
+                tracing::warn!(game = game.id, error = %e, "could not forget the game's thread");
+            }
         };
-        let first = self.post(http, thread, reply, nonce).await;
-        let error = match first {
+        self.post_in(
+            http,
+            (place(&game.thread), place(&game.channel)),
+            reply,
+            nonce,
+            forget,
+        )
+        .await
+    }
+
+    /// Posts in a thread, reopening it when it is archived; where it cannot be reopened or is
+    /// gone, in its channel instead (`forget` is called first when the thread is gone for good).
+    pub async fn post_in<F, Fut>(
+        &self,
+        http: &Http,
+        (thread, channel): (Option<ChannelId>, Option<ChannelId>),
+        reply: &Reply,
+        nonce: &str,
+        forget: F,
+    ) -> serenity::Result<()>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = ()>,
+    {
+        let Some(thread) = thread else {
+            let channel = channel.ok_or(serenity::Error::Other("no channel to post in"))?;
+            return self.post(http, channel, reply, nonce).await;
+        };
+        let error = match self.post(http, thread, reply, nonce).await {
             Ok(()) => return Ok(()),
             Err(e) => e,
         };
@@ -456,13 +475,8 @@ impl Poster {
             })
             .await;
             match reopened {
-                Ok(_) => {
-                    self.post(http, thread, reply, nonce).await?;
-                    return Ok(());
-                }
-                Err(e) => {
-                    tracing::warn!(game = game.id, error = %e, "could not reopen the game's thread")
-                }
+                Ok(_) => return self.post(http, thread, reply, nonce).await,
+                Err(e) => tracing::warn!(error = %e, "could not reopen a thread"),
             }
         } else if !matches!(
             refused,
@@ -471,13 +485,35 @@ impl Poster {
             return Err(error);
         }
         if refused == Some(code::UNKNOWN_CHANNEL) {
-            if let Err(e) = service.set_thread(game.id, None).await {
-                tracing::warn!(game = game.id, error = %e, "could not forget the game's thread");
-            }
+            forget().await;
         }
         let channel = channel.ok_or(error)?;
-        self.post(http, channel, reply, nonce).await?;
-        Ok(())
+        self.post(http, channel, reply, nonce).await
+    }
+
+    /// Opens a public thread named `name` in `channel`; none where Discord refuses (no
+    /// permission, or the server's limit of active threads reached).
+    pub async fn open_thread(
+        &self,
+        http: &Http,
+        channel: ChannelId,
+        name: &str,
+    ) -> Option<ChannelId> {
+        let name: String = name.chars().take(100).collect();
+        let made = retrying(&self.retry, "create thread", || {
+            let builder = CreateThread::new(name.clone())
+                .kind(ChannelType::PublicThread)
+                .auto_archive_duration(AutoArchiveDuration::OneWeek);
+            async move { channel.create_thread(http, builder).await }
+        })
+        .await;
+        match made {
+            Ok(thread) => Some(thread.id),
+            Err(e) => {
+                tracing::info!(error = %e, "no thread; posts go to the channel");
+                None
+            }
+        }
     }
 }
 

@@ -18,9 +18,9 @@ pub struct Series<'a> {
 }
 
 /// The font the charts write with, registered once with plotters under this name.
-const FAMILY: &str = "taflbot";
+pub(super) const FAMILY: &str = "taflbot";
 
-fn register_font() {
+pub(super) fn register_font() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         if plotters::style::register_font(FAMILY, FontStyle::Normal, super::prepare::FONT).is_err()
@@ -36,7 +36,7 @@ fn line_colours(theme: Theme) -> [Rgb; MAX_SERIES] {
     [c.attacker, c.red, c.ship, c.moved, c.crown, c.vee[1]]
 }
 
-fn rgb(c: Rgb) -> RGBColor {
+pub(super) fn rgb(c: Rgb) -> RGBColor {
     RGBColor(c[0], c[1], c[2])
 }
 
@@ -141,7 +141,7 @@ fn moment(t: i64, with_hours: bool) -> String {
         .unwrap_or_default()
 }
 
-fn rgb_png(pixels: &[u8], w: u32, h: u32) -> Vec<u8> {
+pub(super) fn rgb_png(pixels: &[u8], w: u32, h: u32) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 * 1024);
     let mut encoder = png::Encoder::new(&mut out, w, h);
     encoder.set_color(png::ColorType::Rgb);

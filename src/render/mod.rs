@@ -9,6 +9,7 @@
 mod chart;
 mod encode;
 mod prepare;
+mod table;
 mod theme;
 
 use std::collections::HashMap;
@@ -17,6 +18,7 @@ use std::sync::{Arc, Mutex};
 pub use chart::{rating_chart, Series, CHART_SIZE, MAX_SERIES};
 pub use encode::{png_with as encode_png_with, GifWriter, PngSettings, TooLarge, PNG_SETTINGS};
 pub use prepare::{Mark, Prepared, HEADER, MARGIN, MAX_SIDE};
+pub use table::{crosstable, CrossRow, MAX_ROWS};
 pub use theme::{Colours, Rgb, Theme};
 
 use crate::rules::{Game, MoveKind, Outcome, Position, Side, Square, Variant};

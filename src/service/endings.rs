@@ -135,12 +135,7 @@ impl Service {
         if loaded.row.move_count > 0 {
             return Err(ServiceError::CannotAbort(id));
         }
-        let in_tournament: Option<i64> =
-            sqlx::query_scalar("SELECT tournament_id FROM games WHERE id = $1")
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await?;
-        if in_tournament.is_some() {
+        if loaded.row.tournament_id.is_some() {
             return Err(ServiceError::TournamentGame(id));
         }
         sqlx::query(
@@ -182,9 +177,11 @@ impl Service {
         let mut outcome = loaded.game.outcome();
         let mut result = GameResult::of(&loaded.row.variant, outcome);
         // Before each side has made a turn nothing is rated (so a result cannot be farmed from a
-        // game never played), and what the players agreed or gave up is a game called off.
+        // game never played), and what the players agreed or gave up is a game called off; in a
+        // tournament it is a result all the same (a match is never left without one).
         let early = !loaded.both_sides_moved();
         if early
+            && loaded.row.tournament_id.is_none()
             && outcome.is_some_and(|o| matches!(o.reason, Reason::Agreement | Reason::Resignation))
         {
             outcome = None;

@@ -55,8 +55,9 @@ pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
 pub use takeback::Takeback;
 pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE};
 pub use tournaments::{
-    Entrant, Format, StandingLine, Started, TournamentTerms, TournamentView, MAX_OPEN_TOURNAMENTS,
-    MAX_PLAYERS, MIN_PLAYERS, TIMEOUTS_TO_WITHDRAW,
+    half_points, Crosstable, Entrant, Format, StandingLine, Started, TournamentDone,
+    TournamentTerms, TournamentView, MAX_OPEN_TOURNAMENTS, MAX_PLAYERS, MIN_PLAYERS,
+    TIMEOUTS_TO_WITHDRAW,
 };
 pub use vacation::{Vacation, DEFAULT_VACATION_DAYS};
 pub use views::{MAX_IMPORT_BYTES, MAX_IMPORT_MOVES};

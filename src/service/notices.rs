@@ -76,6 +76,8 @@ pub enum NoticeKind {
     TakebackAsked,
     TakebackAccepted,
     TakebackDeclined,
+    /// A tournament's news after this game ended: its detail is the tournament's id.
+    Tournament,
 }
 
 /// The stored name, also shown by the local mode.
@@ -86,7 +88,7 @@ impl std::fmt::Display for NoticeKind {
 }
 
 impl NoticeKind {
-    pub(super) const ALL: [NoticeKind; 14] = [
+    pub(super) const ALL: [NoticeKind; 15] = [
         NoticeKind::Started,
         NoticeKind::Moved,
         NoticeKind::TurnEnded,
@@ -101,6 +103,7 @@ impl NoticeKind {
         NoticeKind::TakebackAsked,
         NoticeKind::TakebackAccepted,
         NoticeKind::TakebackDeclined,
+        NoticeKind::Tournament,
     ];
 
     /// The stored name, also shown by the local mode.
@@ -120,6 +123,7 @@ impl NoticeKind {
             NoticeKind::TakebackAsked => "takeback_asked",
             NoticeKind::TakebackAccepted => "takeback_accepted",
             NoticeKind::TakebackDeclined => "takeback_declined",
+            NoticeKind::Tournament => "tournament",
         }
     }
 }
@@ -238,6 +242,13 @@ pub struct Notice {
 }
 
 impl Notice {
+    /// The tournament whose news this is, for a notice of the kind [`NoticeKind::Tournament`].
+    pub fn tournament(&self) -> Option<i64> {
+        (self.kind == NoticeKind::Tournament)
+            .then(|| self.detail.as_deref()?.parse().ok())
+            .flatten()
+    }
+
     /// The news this notice keeps. A row missing the player or move its kind needs (which only
     /// damaged data can be) reads as where the game stands.
     pub fn news(&self) -> News {
@@ -311,6 +322,26 @@ impl Service {
             .bind(id)
             .fetch_one(&mut *conn)
             .await?)
+    }
+
+    /// Keeps a tournament's news for delivery, on `conn`: the game `game` (of the tournament) has
+    /// ended, and the standings, the round or the tournament itself have moved on.
+    pub(super) async fn tournament_notice(
+        &self,
+        conn: &mut AnyConnection,
+        game: i64,
+        tournament: i64,
+    ) -> Result<(), ServiceError> {
+        sqlx::query(
+            "INSERT INTO notices (game_id, kind, detail, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(game)
+        .bind(NoticeKind::Tournament)
+        .bind(tournament.to_string())
+        .bind(self.now())
+        .execute(conn)
+        .await?;
+        Ok(())
     }
 
     /// Notices due for delivery (not delivered, not given up, not waiting for a retry), oldest

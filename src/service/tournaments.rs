@@ -14,6 +14,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::rows::{Flag, GameResult, VariantId};
 use super::{News, Person, Service, ServiceError, DAY};
+use crate::render::{crosstable, CrossRow, Theme};
 use crate::rules::{Reason, Side, Variant};
 use crate::tournament::{
     knockout, round_robin, standings, swiss, Outcome, Pair, Pairing, Played, Seed,
@@ -48,6 +49,15 @@ impl Format {
         }
     }
 
+    /// As a player types it, and as Discord offers it.
+    pub fn typed(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Swiss => "swiss",
+            Format::Knockout => "knockout",
+        }
+    }
+
     /// As a player reads it.
     pub fn name(self) -> &'static str {
         match self {
@@ -65,6 +75,15 @@ impl std::str::FromStr for Format {
         let t = text.trim().to_lowercase().replace(['-', ' '], "_");
         Format::ALL.into_iter().find(|f| f.as_str() == t).ok_or(())
     }
+}
+
+/// What a tournament command did to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentDone {
+    Created,
+    Joined,
+    Left,
+    Cancelled,
 }
 
 /// What a tournament is played for, as its creator sets it.
@@ -102,6 +121,9 @@ pub struct TournamentView {
     /// The round paired last (0 before the start).
     pub stage: i64,
     pub winner: Option<Person>,
+    /// Where it was made, and its own thread there once the front end opened one.
+    pub channel: Option<String>,
+    pub thread: Option<String>,
 }
 
 /// One entrant.
@@ -120,6 +142,25 @@ pub struct StandingLine {
     pub withdrawn: bool,
 }
 
+/// The standings with what each player scored against each other one.
+#[derive(Clone, Debug)]
+pub struct Crosstable {
+    pub view: TournamentView,
+    /// First place first.
+    pub lines: Vec<StandingLine>,
+    /// `scores[i][j]`: the half points line `i` took from line `j` (none when they have not met).
+    pub scores: Vec<Vec<Option<u32>>>,
+}
+
+/// Half points as a player reads points: `3`, `1½`, `½`.
+pub fn half_points(half: u32) -> String {
+    match (half / 2, half % 2) {
+        (0, 1) => "½".into(),
+        (n, 1) => format!("{n}½"),
+        (n, _) => n.to_string(),
+    }
+}
+
 /// What starting a tournament (or a round of it) began.
 #[derive(Clone, Debug)]
 pub struct Started {
@@ -135,6 +176,7 @@ struct TournamentRow {
     id: i64,
     guild: Option<String>,
     channel: Option<String>,
+    thread: Option<String>,
     name: String,
     variant: VariantId,
     format: Format,
@@ -148,7 +190,8 @@ struct TournamentRow {
     winner: Option<i64>,
 }
 
-const TOURNAMENT_SELECT: &str = "SELECT id, guild, channel, name, variant, format, days, rated,
+const TOURNAMENT_SELECT: &str =
+    "SELECT id, guild, channel, thread, name, variant, format, days, rated,
     rounds, max_players, creator, status, stage, winner FROM tournaments";
 
 /// A game of the tournament as its standings read it.
@@ -303,8 +346,11 @@ impl Service {
                 .await?;
             }
             (Some(None), "running") => {
-                self.withdraw_entrant(&mut tx, t.id, player).await?;
+                let forfeited = self.withdraw_entrant(&mut tx, t.id, player).await?;
                 self.advance(&mut tx, t.id).await?;
+                if let Some(&last) = forfeited.last() {
+                    self.tournament_notice(&mut tx, last, t.id).await?;
+                }
             }
             _ => return Err(ServiceError::TournamentOver(t.id)),
         }
@@ -456,6 +502,16 @@ impl Service {
         Ok(view)
     }
 
+    /// Remembers the thread the front end opened for a tournament.
+    pub async fn set_tournament_thread(&self, id: i64, thread: &str) -> Result<(), ServiceError> {
+        sqlx::query("UPDATE tournaments SET thread = $1 WHERE id = $2")
+            .bind(thread)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// The tournaments of this server: open and running ones, then the last five finished.
     pub async fn tournaments(&self) -> Result<Vec<TournamentView>, ServiceError> {
         let mut conn = self.pool.acquire().await?;
@@ -490,18 +546,30 @@ impl Service {
         self.tournament_view(&mut conn, t.id).await
     }
 
-    /// The standings of a tournament, first place first.
-    pub async fn tournament_standings(
-        &self,
-        id: Option<i64>,
-    ) -> Result<(TournamentView, Vec<StandingLine>), ServiceError> {
+    /// The standings of a tournament, first place first, with what each player scored against
+    /// each other one.
+    pub async fn tournament_standings(&self, id: Option<i64>) -> Result<Crosstable, ServiceError> {
         let mut conn = self.pool.acquire().await?;
         let t = self
             .tournament_here(&mut conn, id, &["running", "finished", "open"])
             .await?;
         let view = self.tournament_view(&mut conn, t.id).await?;
         let (seeds, played, byes) = self.results(&mut conn, t.id, None).await?;
-        let lines = standings::standings(seeds.len(), &played, &byes)
+        let table = standings::standings(seeds.len(), &played, &byes);
+        let place_of: HashMap<Seed, usize> =
+            table.iter().enumerate().map(|(i, l)| (l.seed, i)).collect();
+        let mut scores = vec![vec![None; table.len()]; table.len()];
+        for g in &played {
+            let (Some(&a), Some(&d)) = (place_of.get(&g.attacker), place_of.get(&g.defender))
+            else {
+                continue;
+            };
+            for (me, them, seed) in [(a, d, g.attacker), (d, a, g.defender)] {
+                let cell: &mut Option<u32> = &mut scores[me][them];
+                *cell = Some(cell.unwrap_or(0) + g.half_points(seed).unwrap_or(0));
+            }
+        }
+        let lines = table
             .into_iter()
             .map(|line| {
                 let entrant = view
@@ -519,7 +587,31 @@ impl Service {
                 }
             })
             .collect();
-        Ok((view, lines))
+        Ok(Crosstable {
+            view,
+            lines,
+            scores,
+        })
+    }
+
+    /// The crosstable as a picture.
+    pub async fn crosstable_picture(&self, table: &Crosstable) -> Result<Vec<u8>, ServiceError> {
+        let title = format!("#{} {}", table.view.id, table.view.name);
+        let rows: Vec<CrossRow> = table
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| CrossRow {
+                name: l.person.name.clone(),
+                withdrawn: l.withdrawn,
+                cells: table.scores[i].iter().map(|c| c.map(half_points)).collect(),
+                points: half_points(l.line.points),
+                tie_break: format!("{:.2}", l.line.sonneborn_berger as f64 / 4.0),
+            })
+            .collect();
+        self.cpu(move |_| crosstable(&title, &rows, Theme::Classic))
+            .await?
+            .ok_or_else(|| ServiceError::Internal("the crosstable could not be drawn".into()))
     }
 
     /// Called where a game's result is stored, in its transaction: when the game belongs to a
@@ -570,17 +662,18 @@ impl Service {
                 }
             }
         }
-        self.advance(conn, tournament).await
+        self.advance(conn, tournament).await?;
+        self.tournament_notice(conn, game, tournament).await
     }
 
     /// Withdraws `player`: marked so, and every game of theirs still going in the tournament is
-    /// lost by forfeit, unrated.
+    /// lost by forfeit, unrated. Says which games were forfeited.
     async fn withdraw_entrant(
         &self,
         conn: &mut AnyConnection,
         tournament: i64,
         player: i64,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<Vec<i64>, ServiceError> {
         let now = self.now();
         sqlx::query(
             "UPDATE tournament_players SET withdrawn_at = $1
@@ -600,8 +693,10 @@ impl Service {
         .bind(player)
         .fetch_all(&mut *conn)
         .await?;
+        let mut forfeited = Vec::with_capacity(games.len());
         for g in games {
             let id: i64 = g.get(0);
+            forfeited.push(id);
             let attacker: i64 = g.get(1);
             let variant: VariantId = g.get(2);
             let loser = if attacker == player {
@@ -626,7 +721,7 @@ impl Service {
             .await?;
             self.notice(&mut *conn, id, &News::Update).await?;
         }
-        Ok(())
+        Ok(forfeited)
     }
 
     /// Pairs the next round when the current one is over, or ends the tournament.
@@ -1077,6 +1172,8 @@ impl Service {
             players,
             stage: t.stage,
             winner,
+            channel: t.channel,
+            thread: t.thread,
         })
     }
 }

@@ -18,11 +18,18 @@ fn every_declaration_fits_discord() {
     names.dedup();
     assert_eq!(names.len(), COMMANDS.len(), "command names are unique");
     for c in COMMANDS {
-        assert!(
-            c.name.len() <= 32 && c.name.chars().all(|ch| ch.is_ascii_lowercase()),
-            "{}",
-            c.name
-        );
+        // A name of two words is a subcommand of the first.
+        let words: Vec<&str> = c.name.split(' ').collect();
+        assert!(words.len() <= 2, "{}", c.name);
+        for word in words {
+            assert!(
+                !word.is_empty()
+                    && word.len() <= 32
+                    && word.chars().all(|ch| ch.is_ascii_lowercase()),
+                "{}",
+                c.name
+            );
+        }
         assert!(
             !c.description.is_empty() && c.description.chars().count() <= 100,
             "{}",
@@ -48,8 +55,20 @@ fn both_help_texts_list_every_command_within_discords_limit() {
     let plain = taflbot::local::help();
     assert!(discord.chars().count() <= 2000, "{}", discord.len());
     for c in COMMANDS {
-        assert!(discord.contains(&format!("`/{}", c.name)), "{}", c.name);
-        assert!(plain.contains(&format!("\n{}", c.name)), "{}", c.name);
+        // A group's commands share a line: `/tournament create|join|...`.
+        let (listed, sub) = match c.name.split_once(' ') {
+            Some((group, sub)) => (group, Some(sub)),
+            None => (c.name, None),
+        };
+        assert!(discord.contains(&format!("`/{listed}")), "{}", c.name);
+        assert!(plain.contains(&format!("\n{listed}")), "{}", c.name);
+        if let Some(sub) = sub {
+            let line = discord
+                .lines()
+                .find(|l| l.starts_with(&format!("`/{listed} ")))
+                .unwrap();
+            assert!(line.split(['|', ' ', '`']).any(|w| w == sub), "{line}");
+        }
         // All about each command, every option named.
         let one = taflbot::discord::commands::help_for(c.name).unwrap();
         assert!(one.chars().count() <= 2000, "{}", c.name);
@@ -64,6 +83,19 @@ fn both_help_texts_list_every_command_within_discords_limit() {
         "{challenge}"
     );
     assert!(challenge.contains("\n`rated` (optional): Whether the result changes ratings"));
+    // A group's help lists its commands.
+    let group = taflbot::discord::commands::help_for("tournament").unwrap();
+    for sub in [
+        "create",
+        "join",
+        "leave",
+        "start",
+        "standings",
+        "list",
+        "cancel",
+    ] {
+        assert!(group.contains(&format!("`/tournament {sub}")), "{group}");
+    }
     assert!(matches!(
         taflbot::discord::commands::help_for("fly"),
         Err(ServiceError::UnknownCommand(_))

@@ -185,3 +185,97 @@ fn an_images_folder_that_cannot_be_made_is_named() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The issue's own example: a round robin of four made, joined and started in the local mode
+/// gives twelve games, each pair twice with the sides swapped; played out, its standings come
+/// in the order of the results and its end names the winner.
+#[test]
+fn a_four_player_round_robin_in_the_local_mode() {
+    let dir = std::env::temp_dir().join(format!("taflbot-local-rr-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (db, images) = (dir.join("local.db"), dir.join("pictures"));
+    let script = "\
+alice tournament create variant:brandubh format:round-robin
+bob tournament join
+bob tournament join
+carol tournament join
+carol tournament start
+dave tournament join
+alice tournament start
+";
+    let out = local(&db, &images, script.as_bytes());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("error: you are in tournament #1 already"),
+        "{text}"
+    );
+    assert!(
+        text.contains("error: only the creator of tournament #1, or someone who manages this server, may do that"),
+        "{text}"
+    );
+    // Each game as announced: (game, attacker, defender).
+    let games: Vec<(String, String, String)> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[started] Game #"))
+        .map(|l| {
+            let (id, rest) = l.split_once(':').unwrap();
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let plays = words.iter().position(|w| *w == "plays").unwrap();
+            let defender = words[plays + 3].trim_end_matches(',');
+            (
+                id.to_string(),
+                words[plays - 1].to_string(),
+                defender.to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(games.len(), 12, "{text}");
+    let names = ["alice", "bob", "carol", "dave"];
+    for a in names {
+        for d in names.iter().filter(|&&d| d != a) {
+            let times = games.iter().filter(|g| g.1 == a && g.2 == *d).count();
+            assert_eq!(times, 1, "{a} attacks {d} once: {games:?}");
+        }
+    }
+    // The results: carol beats everyone, then alice, then dave; bob wins nothing. Seeds (by
+    // joining, all unrated) were alice, bob, carol, dave: the standings follow the results.
+    let order = ["carol", "alice", "dave", "bob"];
+    let rank = |n: &str| order.iter().position(|o| *o == n).unwrap();
+    let mut script = String::new();
+    for (id, attacker, defender) in &games {
+        let loser = if rank(attacker) > rank(defender) {
+            attacker
+        } else {
+            defender
+        };
+        script.push_str(&format!("{loser} resign game:{id}\n"));
+    }
+    script.push_str("alice tournament standings\nalice tournament list\n");
+    let out = local(&db, &images, script.as_bytes());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("carol wins tournament #1"), "{text}");
+    let standings = text
+        .split("Tournament #1 Brandubh 7x7 round robin (finished: carol won):")
+        .last()
+        .unwrap();
+    let lines: Vec<&str> = standings.lines().skip(1).take(4).collect();
+    // Sonneborn-Berger by hand: carol's two wins each over alice (4 points), dave (2) and bob
+    // (0) make 2x4 + 2x2 = 12; alice's over dave and bob 2x2 = 4; dave's over bob 0.
+    assert_eq!(
+        lines,
+        [
+            "1. carol 6 (SB 12.00, 6 won)",
+            "2. alice 4 (SB 4.00, 4 won)",
+            "3. dave 2 (SB 0.00, 2 won)",
+            "4. bob 0 (SB 0.00, 0 won)",
+        ],
+        "{text}"
+    );
+    assert!(
+        text.contains("#1 Brandubh 7x7 round robin: Brandubh 7x7, won by carol"),
+        "{text}"
+    );
+    let crosstable = images.join("tournament-1.png");
+    assert!(std::fs::metadata(&crosstable).unwrap().len() > 1000);
+}

@@ -79,8 +79,9 @@ async fn won_by(svc: &Service, game: i64, winner: &Person) {
 
 /// The players in standing order, with their half points.
 async fn table(svc: &Service, id: i64) -> Vec<(String, u32)> {
-    let (_, lines) = svc.tournament_standings(Some(id)).await.unwrap();
-    lines
+    let table = svc.tournament_standings(Some(id)).await.unwrap();
+    table
+        .lines
         .into_iter()
         .map(|l| (l.person.name, l.line.points))
         .collect()

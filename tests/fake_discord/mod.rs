@@ -521,6 +521,14 @@ impl Fake {
                 o
             })
             .collect();
+        // A command of two words is a subcommand: Discord nests its options under it.
+        let (name, options) = match name.split_once(' ') {
+            Some((group, sub)) => (
+                group,
+                vec![json!({"name": sub, "type": 1, "options": options})],
+            ),
+            None => (name, options),
+        };
         value["data"] = json!({
             "id": "1",
             "name": name,
@@ -547,6 +555,14 @@ pub enum Opt {
     Int(i64),
     Bool(bool),
     User(Member),
+}
+
+/// The same interaction, from a member without Manage Server (the fixtures' members have every
+/// permission).
+pub fn not_a_manager(mut interaction: Value) -> Value {
+    // View Channel, Send Messages, Read Message History, Use Application Commands.
+    interaction["member"]["permissions"] = json!("2147552256");
+    interaction
 }
 
 /// The same interaction, sent from the server `guild` instead of the fake's own (its events then

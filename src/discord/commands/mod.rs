@@ -19,7 +19,7 @@ use super::button::Button;
 use super::post::{Reply, Responder};
 use super::style::DiscordStyle;
 use super::{Bot, Error};
-use crate::commands::{self, Caller, Command, Kind, Spec, Value, COMMANDS, SIDES, SWITCH};
+use crate::commands::{self, Caller, Command, Kind, Spec, Value, COMMANDS, FORMATS, SIDES, SWITCH};
 use crate::service::text::{self, sentence, Style};
 use crate::service::{Person, Scope, Service, ServiceError};
 
@@ -37,18 +37,48 @@ const STYLE: &DiscordStyle = &DiscordStyle;
 
 // ----- registration, from the command table -----
 
-/// Every command, for registration.
+/// Every command, for registration. A row named in two words (`tournament create`) is a
+/// subcommand of the first word's command (`/tournament create`), made from the rows that share
+/// it.
 pub fn all() -> Vec<poise::Command<Arc<Bot>, Error>> {
-    COMMANDS.iter().map(slash_command).collect()
+    let mut out: Vec<poise::Command<Arc<Bot>, Error>> = Vec::new();
+    for spec in COMMANDS {
+        let Some((group, sub)) = spec.name.split_once(' ') else {
+            out.push(slash_command(spec, spec.name));
+            continue;
+        };
+        let at = match out.iter().position(|c| c.name == group) {
+            Some(at) => at,
+            None => {
+                out.push(poise::Command {
+                    name: group.into(),
+                    qualified_name: group.into(),
+                    identifying_name: group.into(),
+                    source_code_name: group.into(),
+                    description: Some(commands::group_description(group).into()),
+                    guild_only: true,
+                    subcommand_required: true,
+                    // Never run (a subcommand is required), but poise matches only commands
+                    // that have one.
+                    slash_action: Some(|ctx| Box::pin(slash(ctx))),
+                    ..Default::default()
+                });
+                out.len() - 1
+            }
+        };
+        out[at].subcommands.push(slash_command(spec, sub));
+    }
+    out
 }
 
-fn slash_command(spec: &'static Spec) -> poise::Command<Arc<Bot>, Error> {
+/// A row as a command named `name` (the row's own name, or its subcommand's word).
+fn slash_command(spec: &'static Spec, name: &'static str) -> poise::Command<Arc<Bot>, Error> {
     poise::Command {
-        name: spec.name.into(),
+        name: name.into(),
         qualified_name: spec.name.into(),
         identifying_name: spec.name.into(),
         source_code_name: spec.name.into(),
-        description: Some(spec.description.into()),
+        description: Some(spec.description.chars().take(100).collect()),
         guild_only: spec.guild_only,
         parameters: spec.options.iter().map(parameter).collect(),
         slash_action: Some(|ctx| Box::pin(slash(ctx))),
@@ -72,6 +102,14 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
     fn page(b: CreateCommandOption) -> CreateCommandOption {
         b.kind(CommandOptionType::Integer).min_int_value(1)
     }
+    fn count(b: CreateCommandOption) -> CreateCommandOption {
+        b.kind(CommandOptionType::Integer)
+            .min_int_value(1)
+            .max_int_value(100)
+    }
+    fn name(b: CreateCommandOption) -> CreateCommandOption {
+        b.kind(CommandOptionType::String).max_length(60)
+    }
     fn days(b: CreateCommandOption) -> CreateCommandOption {
         let days = crate::service::DAYS_PER_MOVE;
         b.kind(CommandOptionType::Integer)
@@ -87,6 +125,7 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
     let names: Vec<&'static str> = match o.kind {
         Kind::Side => SIDES.iter().map(|s| s.as_str()).collect(),
         Kind::Switch => SWITCH.to_vec(),
+        Kind::Format => FORMATS.iter().map(|f| f.typed()).collect(),
         _ => Vec::new(),
     };
     let choices: Vec<_> = names
@@ -106,8 +145,11 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
         channel_types: None,
         choices: choices.into(),
         type_setter: Some(match o.kind {
+            Kind::Text if o.name == "name" => name,
             Kind::Text | Kind::Variant | Kind::Move => text,
-            Kind::Game | Kind::Challenge | Kind::Side | Kind::Switch => integer,
+            Kind::Game | Kind::Challenge | Kind::Side | Kind::Switch | Kind::Format => integer,
+            Kind::Tournament => page,
+            Kind::Count => count,
             Kind::Days => days,
             Kind::Level => level,
             Kind::Page => page,
@@ -194,6 +236,7 @@ impl<'a> Call<'a> {
                 taflbot: bot.user.clone(),
                 bots: Vec::new(),
                 upload_limit: upload_limit(upload_limit_given),
+                manages: false,
             },
             responder: Responder::new(http, id, token, &bot.answers),
             pressed: false,
@@ -219,11 +262,13 @@ pub fn help_text() -> String {
     commands::help(|usage| STYLE.code(usage))
 }
 
-/// The help text of one command, as Discord shows it.
+/// The help text of one command (or of a group's commands), as Discord shows it.
 pub fn help_for(name: &str) -> Result<String, ServiceError> {
-    commands::help_spec(name)
-        .map(|spec| commands::help_for(spec, |usage| STYLE.code(usage)))
-        .ok_or_else(|| ServiceError::UnknownCommand(name.to_string()))
+    match commands::help_specs(name).as_slice() {
+        [] => Err(ServiceError::UnknownCommand(name.to_string())),
+        [one] => Ok(commands::help_for(one, |usage| STYLE.code(usage))),
+        several => Ok(commands::help_list(several, |usage| STYLE.code(usage))),
+    }
 }
 
 // ----- running a command -----
@@ -282,7 +327,12 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
             _ => None,
         })
         .collect();
-    let name: &str = &ctx.command().name;
+    c.caller.manages = interaction
+        .member
+        .as_ref()
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.manage_guild());
+    let name: &str = &ctx.command().qualified_name;
     let command = match options(name, ctx.args) {
         Ok(given) => Command::parse(name, &given),
         Err(unreadable) => {
@@ -323,7 +373,10 @@ fn options(
                     | Kind::Days
                     | Kind::Level
                     | Kind::Page
-                    | Kind::Switch,
+                    | Kind::Switch
+                    | Kind::Format
+                    | Kind::Tournament
+                    | Kind::Count,
                 ),
             ) => Value::Int(*n),
             (R::Boolean(b), Some(Kind::Flag)) => Value::Flag(*b),

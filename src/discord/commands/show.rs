@@ -2,21 +2,25 @@
 //! buttons, files, and the thread a new game opens. Nothing here decides what a command means;
 //! `commands::apply` has done that.
 
-use poise::serenity_prelude as serenity;
-use serenity::{ChannelId, ChannelType, CreateThread};
-
 use super::{user_ids, Call, STYLE};
 use crate::commands::Answer;
 use crate::discord::button::Button;
-use crate::discord::post::{parse_id, retrying, Reply};
+use crate::discord::post::Reply;
 use crate::service::text::{self, Style};
-use crate::service::{GameView, News};
+use crate::service::{GameView, News, TournamentDone};
 
 /// Shows what a command did.
 pub(super) async fn show(c: &Call<'_>, answer: Answer) {
     let who = &c.caller.who;
     match answer {
-        Answer::News { view, news, png } if news.posted() => c.publish(&view, news, png).await,
+        Answer::News { view, news, png } if news.posted() => {
+            let over = view.outcome.is_some();
+            c.publish(&view, news, png).await;
+            if over {
+                // A tournament's standings, and its next round, go out at once.
+                c.bot.deliver_due(c.http).await;
+            }
+        }
         Answer::News { view, news, .. } => {
             c.settle(Reply::text(text::news(&news, &view, STYLE))).await
         }
@@ -110,10 +114,37 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             c.answer(Reply::private(said)).await
         }
         Answer::Notify(on) => c.answer(Reply::private(text::notify(on, STYLE))).await,
-        Answer::Help(spec) => {
-            let said = match spec {
-                Some(spec) => crate::commands::help_for(spec, |usage| STYLE.code(usage)),
-                None => super::help_text(),
+        Answer::Tournament { view, done } => {
+            let said = text::tournament_done(who, &view, done, STYLE);
+            c.answer(Reply::text(said)).await;
+            if done == TournamentDone::Created {
+                c.bot.open_tournament_thread(c.http, &view).await;
+            }
+        }
+        Answer::TournamentStarted(started) => {
+            let said = text::tournament_started(&started, STYLE);
+            let players = started.tournament.players.iter().map(|e| &e.person);
+            c.answer(Reply::text(said).mention(user_ids(players))).await;
+            // The first round's games are announced now, each in a thread of its own.
+            c.bot.deliver_due(c.http).await;
+        }
+        Answer::Standings { table, png } => {
+            let mut reply = Reply::text(text::standings(&table, STYLE));
+            if let Some(png) = png {
+                reply = reply.file("crosstable.png", png);
+            }
+            c.answer(reply).await
+        }
+        Answer::Tournaments(list) => {
+            c.answer(Reply::private(text::tournaments(&list, STYLE)))
+                .await
+        }
+        Answer::Help(specs) => {
+            let code = |usage: &str| STYLE.code(usage);
+            let said = match specs.as_slice() {
+                [] => super::help_text(),
+                [one] => crate::commands::help_for(one, code),
+                several => crate::commands::help_list(several, code),
             };
             c.answer(Reply::private(said)).await
         }
@@ -133,7 +164,7 @@ async fn started(c: &Call<'_>, mut view: GameView, png: Option<Vec<u8>>, against
         })
     };
     c.settle(said(&view)).await;
-    if let Some(thread) = open_thread(c, &view).await {
+    if let Some(thread) = c.bot.open_game_thread(c.http, &view).await {
         view.thread = Some(thread);
         if let Err(e) = c.responder.revise(&said(&view)).await {
             tracing::warn!(game = view.id, error = %e, "could not name the thread in the answer");
@@ -148,38 +179,6 @@ async fn started(c: &Call<'_>, mut view: GameView, png: Option<Vec<u8>>, against
     }
     if against_bot {
         c.service.wake_bot(&view);
-    }
-}
-
-/// Opens a public thread for a game in its channel and stores it; none where Discord refuses.
-async fn open_thread(c: &Call<'_>, view: &GameView) -> Option<String> {
-    let channel = view
-        .channel
-        .as_deref()
-        .and_then(parse_id)
-        .map(ChannelId::new)?;
-    let name: String = text::thread_name(view).chars().take(100).collect();
-    let http = c.http;
-    let made = retrying(&c.bot.poster.retry, "create thread", || {
-        let builder = CreateThread::new(name.clone())
-            .kind(ChannelType::PublicThread)
-            .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
-        async move { channel.create_thread(http, builder).await }
-    })
-    .await;
-    let thread = match made {
-        Ok(thread) => thread.id.to_string(),
-        Err(e) => {
-            tracing::info!(game = view.id, error = %e, "no thread; the game is played in the channel");
-            return None;
-        }
-    };
-    match c.service.set_thread(view.id, Some(&thread)).await {
-        Ok(()) => Some(thread),
-        Err(e) => {
-            tracing::warn!(game = view.id, error = %e, "could not store the thread");
-            None
-        }
     }
 }
 

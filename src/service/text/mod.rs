@@ -6,6 +6,7 @@
 //! - `mod.rs`: [`Style`], [`Plain`] and the small helpers (a sentence, days, a list that fits);
 //! - `news.rs`: what happened in a game, as posted and as a direct message;
 //! - `answers.rs`: the answers to commands (challenges, lists, profile, vacation, rules, hint...);
+//! - `tournaments.rs`: tournaments made, started, listed and stood, and their news;
 //! - `refusal.rs`: why a use case refused, and `Display` for [`ServiceError`](super::ServiceError).
 //!
 //! Who is pinged or messaged is not decided here but by the news itself (`News::addressees`,
@@ -14,10 +15,12 @@
 mod answers;
 mod news;
 mod refusal;
+mod tournaments;
 
 pub use answers::*;
 pub use news::*;
 pub use refusal::*;
+pub use tournaments::*;
 
 use super::Person;
 

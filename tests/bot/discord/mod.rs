@@ -13,4 +13,5 @@ mod limits;
 mod process;
 mod registration;
 mod shards;
+mod tournaments;
 mod two_processes;

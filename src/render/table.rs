@@ -1,0 +1,160 @@
+//! A tournament's crosstable: one row per player in the order of the standings, what they scored
+//! against each other player (by place), their points and their Sonneborn-Berger, drawn by
+//! `plotters` in a board theme's colours.
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::chart::{register_font, rgb, rgb_png, FAMILY};
+use super::theme::Theme;
+
+/// One row of a crosstable.
+#[derive(Clone, Debug)]
+pub struct CrossRow {
+    pub name: String,
+    pub withdrawn: bool,
+    /// Against each row, by place: the points taken, or none when they have not met.
+    pub cells: Vec<Option<String>>,
+    pub points: String,
+    pub tie_break: String,
+}
+
+/// The most rows one picture draws (a tournament has at most 32 players).
+pub const MAX_ROWS: usize = 40;
+/// The most characters of a name drawn.
+const NAME_CHARS: usize = 22;
+
+const ROW: i32 = 28;
+const CELL: i32 = 34;
+const NAME: i32 = 220;
+const PLACE: i32 = 34;
+const POINTS: i32 = 56;
+const TIE_BREAK: i32 = 64;
+const MARGIN: i32 = 14;
+const TITLE: i32 = 40;
+
+/// Draws the crosstable; `None` when it cannot be drawn.
+pub fn crosstable(title: &str, rows: &[CrossRow], theme: Theme) -> Option<Vec<u8>> {
+    let rows = &rows[..rows.len().min(MAX_ROWS)];
+    let n = rows.len() as i32;
+    let width = 2 * MARGIN + PLACE + NAME + n * CELL + POINTS + TIE_BREAK;
+    let height = 2 * MARGIN + TITLE + (n + 1) * ROW;
+    let (w, h) = (width as u32, height as u32);
+    register_font();
+    let colours = theme.colours();
+    let mut pixels = vec![0u8; (w * h * 3) as usize];
+    let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
+        let root = BitMapBackend::with_buffer(&mut pixels, (w, h)).into_drawing_area();
+        root.fill(&rgb(colours.frame))?;
+        let text = rgb(colours.text);
+        let muted = rgb(colours.grid);
+        let left = |s: u32| {
+            (FAMILY, s)
+                .into_font()
+                .color(&text)
+                .pos(Pos::new(HPos::Left, VPos::Center))
+        };
+        let centre = |s: u32| {
+            (FAMILY, s)
+                .into_font()
+                .color(&text)
+                .pos(Pos::new(HPos::Center, VPos::Center))
+        };
+        let title: String = title.chars().take(60).collect();
+        root.draw(&Text::new(
+            title,
+            (MARGIN, MARGIN + TITLE / 2 - 4),
+            left(22),
+        ))?;
+        let top = MARGIN + TITLE;
+        let cells_x = MARGIN + PLACE + NAME;
+        let points_x = cells_x + n * CELL;
+        // The header: each column numbered by place, then the totals.
+        for c in 0..n {
+            let x = cells_x + c * CELL + CELL / 2;
+            root.draw(&Text::new(
+                (c + 1).to_string(),
+                (x, top + ROW / 2),
+                centre(15),
+            ))?;
+        }
+        root.draw(&Text::new(
+            "Pts",
+            (points_x + POINTS / 2, top + ROW / 2),
+            centre(15),
+        ))?;
+        root.draw(&Text::new(
+            "SB",
+            (points_x + POINTS + TIE_BREAK / 2, top + ROW / 2),
+            centre(15),
+        ))?;
+        for (r, row) in rows.iter().enumerate() {
+            let r = r as i32;
+            let y = top + (r + 1) * ROW;
+            // Every other row banded, faintly, so that a row is easy to follow across.
+            if r % 2 == 0 {
+                root.draw(&Rectangle::new(
+                    [(MARGIN, y), (width - MARGIN, y + ROW)],
+                    text.mix(0.08).filled(),
+                ))?;
+            }
+            let mid = y + ROW / 2;
+            root.draw(&Text::new(
+                (r + 1).to_string(),
+                (MARGIN + PLACE / 2, mid),
+                centre(15),
+            ))?;
+            let mut name: String = row
+                .name
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(NAME_CHARS)
+                .collect();
+            if row.name.chars().count() > NAME_CHARS {
+                name.push('…');
+            }
+            if row.withdrawn {
+                name.push_str(" (w)");
+            }
+            let style = if row.withdrawn {
+                (FAMILY, 15)
+                    .into_font()
+                    .color(&muted)
+                    .pos(Pos::new(HPos::Left, VPos::Center))
+            } else {
+                left(15)
+            };
+            root.draw(&Text::new(name, (MARGIN + PLACE + 4, mid), style))?;
+            for c in 0..n {
+                let x = cells_x + c * CELL;
+                if c == r {
+                    root.draw(&Rectangle::new(
+                        [(x + 2, y + 2), (x + CELL - 2, y + ROW - 2)],
+                        muted.mix(0.6).filled(),
+                    ))?;
+                    continue;
+                }
+                if let Some(Some(score)) = row.cells.get(c as usize) {
+                    root.draw(&Text::new(score.clone(), (x + CELL / 2, mid), centre(15)))?;
+                }
+            }
+            root.draw(&Text::new(
+                row.points.clone(),
+                (points_x + POINTS / 2, mid),
+                centre(16),
+            ))?;
+            root.draw(&Text::new(
+                row.tie_break.clone(),
+                (points_x + POINTS + TIE_BREAK / 2, mid),
+                centre(14),
+            ))?;
+        }
+        root.present()?;
+        Ok(())
+    })();
+    if let Err(e) = drawn {
+        tracing::error!(error = %e, "a crosstable could not be drawn");
+        return None;
+    }
+    Some(rgb_png(&pixels, w, h))
+}

@@ -110,3 +110,156 @@ fn acknowledged_moves_survive_a_kill() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs the local mode on `db` with `script`; with `kill_after`, kills it (SIGKILL) a moment
+/// after the `n`th line of output containing `ack`. Says how many such lines it saw.
+fn local_run(
+    db: &std::path::Path,
+    script: String,
+    kill_after: Option<(&str, usize, std::time::Duration)>,
+) -> usize {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args([
+            "local",
+            "--db",
+            db.to_str().unwrap(),
+            "--images",
+            db.with_extension("img").to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(script.as_bytes());
+    });
+    let mut seen = 0;
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let Ok(line) = line else { break };
+        if let Some((ack, n, delay)) = kill_after {
+            if line.contains(ack) {
+                seen += 1;
+                if seen >= n {
+                    std::thread::sleep(delay);
+                    child.kill().unwrap();
+                    break;
+                }
+            }
+        }
+    }
+    let _ = child.wait();
+    let _ = writer.join();
+    seen
+}
+
+/// What the database holds of tournament #1: its stage, its matches per round, its games by
+/// status, and whether any pair of players met in two rounds.
+async fn tournament_rows(db: &std::path::Path) -> (i64, Vec<(i64, i64)>, i64, i64, bool) {
+    let pool = taflbot::store::open(db.to_str().unwrap()).await.unwrap();
+    let stage: i64 = sqlx::query_scalar("SELECT stage FROM tournaments WHERE id = 1")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let rounds: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT round, COUNT(*) FROM tournament_matches WHERE tournament_id = 1
+         GROUP BY round ORDER BY round",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let count = |status: &'static str| {
+        let pool = pool.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT COUNT(*) FROM games WHERE tournament_id = 1 AND status = $1",
+            )
+            .bind(status)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+        }
+    };
+    let (finished, active) = (count("finished").await, count("active").await);
+    let rematch: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM tournament_matches a JOIN tournament_matches b
+           ON a.tournament_id = b.tournament_id AND a.round < b.round
+          AND ((a.first = b.first AND a.second = b.second)
+            OR (a.first = b.second AND a.second = b.first))
+         WHERE a.tournament_id = 1",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    (stage, rounds, finished, active, rematch > 0)
+}
+
+/// A Swiss of four, two rounds, played in the local mode and killed with SIGKILL at random
+/// moments while the first round's games end (often inside the write that ends the last of them
+/// and pairs the second round). After each kill the database holds the first round whole, the
+/// second round paired once or not at all, and every acknowledged result; run again to the end,
+/// the second round is paired exactly once, with no rematch.
+#[test]
+fn a_kill_mid_round_loses_nothing_and_pairs_the_next_round_once() {
+    let dir = std::env::temp_dir().join(format!("taflbot-crash-t-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let players = ["alice", "bob", "carol", "dave"];
+    // Every player tries to resign every first-round game: the first of its two players to try
+    // loses it, and the others are told it is over.
+    let mut resigns = String::new();
+    for game in 1..=4 {
+        for p in players {
+            resigns.push_str(&format!("{p} resign game:{game}\n"));
+        }
+    }
+    let setup = "\
+alice tournament create variant:brandubh format:swiss rounds:2
+bob tournament join
+carol tournament join
+dave tournament join
+alice tournament start
+";
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    for round in 0..8u64 {
+        let db = dir.join(format!("tournament-{round}.db"));
+        let mut rng = Rng::new(round * 104_729 + 3);
+        let kill_after = 1 + rng.below(4);
+        let delay = std::time::Duration::from_micros(rng.below(3000) as u64);
+        let acknowledged = local_run(
+            &db,
+            format!("{setup}{resigns}"),
+            Some((" resigned.", kill_after, delay)),
+        );
+        assert_eq!(acknowledged, kill_after, "round {round}");
+        let (stage, rounds, finished, active, rematch) = runtime.block_on(tournament_rows(&db));
+        assert!(
+            finished >= acknowledged as i64,
+            "round {round}: {finished} finished"
+        );
+        match stage {
+            // The first round going on: nothing of the second.
+            1 => {
+                assert_eq!(rounds, [(1, 2)], "round {round}");
+                assert_eq!(finished + active, 4, "round {round}");
+                assert!(active > 0, "round {round}");
+            }
+            // The first round over and the second paired once, in one write.
+            2 => {
+                assert_eq!(rounds, [(1, 2), (2, 2)], "round {round}");
+                assert_eq!((finished, active), (4, 4), "round {round}");
+            }
+            other => panic!("round {round}: stage {other}"),
+        }
+        assert!(!rematch, "round {round}");
+        // Run again to the end of the first round.
+        local_run(&db, resigns.clone(), None);
+        let (stage, rounds, finished, active, rematch) = runtime.block_on(tournament_rows(&db));
+        assert_eq!(stage, 2, "round {round}");
+        assert_eq!(rounds, [(1, 2), (2, 2)], "round {round}");
+        assert_eq!((finished, active), (4, 4), "round {round}");
+        assert!(!rematch, "round {round}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -10,7 +10,9 @@ use taflbot::service::{
     Format, Person, Scope, Service, ServiceError, TournamentTerms, TournamentView,
 };
 
-use crate::support::{a_turn_each, alice, bob, carol, service_at, T0};
+use taflbot::service::DAY;
+
+use crate::support::{a_turn_each, alice, bob, carol, service_at, turns, T0};
 
 fn person(n: usize) -> Person {
     match n {
@@ -382,4 +384,116 @@ async fn wrong_requests_are_refused_and_change_nothing() {
         there.create_tournament(&person(4), &big, None).await,
         Err(ServiceError::TournamentSize(33))
     ));
+}
+
+/// The WTF's rule: a player who lost on time in more than half of their finished games (two at
+/// least) is withdrawn, and their games still going are forfeited, unrated. Losing one game of
+/// one on time is not enough.
+#[tokio::test]
+async fn a_player_lost_on_time_in_most_of_their_games_is_withdrawn() {
+    let (svc, clock) = service_at(":memory:", T0).await;
+    let dave = person(3);
+    let t = with_players(&svc, Format::RoundRobin, 4).await;
+    svc.start_tournament(&alice(), Some(t.id), false)
+        .await
+        .unwrap();
+    // The games without dave are decided; in dave's, it is dave to move, and in one of them
+    // (game `late`) his deadline comes first: the others' opponents moved a day later.
+    let mut dave_games = Vec::new();
+    for (id, a, d) in going(&svc).await {
+        if a != dave && d != dave {
+            won_by(&svc, id, &a).await;
+        } else {
+            dave_games.push((id, a == dave));
+        }
+    }
+    assert_eq!(dave_games.len(), 6);
+    let first = dave_games.iter().find(|(_, attacks)| *attacks).unwrap().0;
+    clock.advance(DAY);
+    for &(id, attacks) in &dave_games {
+        if id == first {
+            continue;
+        }
+        // dave defends: his opponent makes the first turn. dave attacks: a turn each.
+        turns(&svc, id, if attacks { 2 } else { 1 }).await;
+    }
+    // dave's first deadline passes: one game of one lost on time, not withdrawn yet.
+    clock.set(T0 + 3 * DAY + 1);
+    svc.sweep().await.unwrap();
+    let lost: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT id, reason FROM games WHERE tournament_id = $1 AND reason IS NOT NULL
+           AND (attacker = (SELECT id FROM players WHERE key = $2)
+             OR defender = (SELECT id FROM players WHERE key = $2))",
+    )
+    .bind(t.id)
+    .bind(&dave.key)
+    .fetch_all(svc.pool())
+    .await
+    .unwrap();
+    assert_eq!(lost, [(first, "timeout".to_string())]);
+    let withdrawn =
+        |view: &TournamentView| view.players.iter().any(|e| e.person == dave && e.withdrawn);
+    assert!(!withdrawn(&svc.tournament(Some(t.id)).await.unwrap()));
+    // The rest pass: the second loss on time withdraws him (two of two), and the four games
+    // left are forfeited, unrated, as the sweep finds them.
+    clock.set(T0 + 4 * DAY + 1);
+    svc.sweep().await.unwrap();
+    let view = svc.tournament(Some(t.id)).await.unwrap();
+    assert!(withdrawn(&view));
+    let reasons: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT reason, rated FROM games WHERE tournament_id = $1
+           AND (attacker = (SELECT id FROM players WHERE key = $2)
+             OR defender = (SELECT id FROM players WHERE key = $2)) ORDER BY reason",
+    )
+    .bind(t.id)
+    .bind(&dave.key)
+    .fetch_all(svc.pool())
+    .await
+    .unwrap();
+    let count = |r: &str| reasons.iter().filter(|(reason, _)| reason == r).count();
+    assert_eq!((count("timeout"), count("forfeit")), (2, 4), "{reasons:?}");
+    assert!(reasons
+        .iter()
+        .filter(|(r, _)| r == "forfeit")
+        .all(|(_, rated)| *rated == 0));
+    // Every game is over: the tournament ends without him.
+    assert!(going(&svc).await.is_empty());
+    assert_eq!(view.status, "finished");
+    assert_ne!(view.winner, Some(dave.clone()));
+    assert_eq!(
+        table(&svc, t.id).await.last().unwrap(),
+        &("dave".to_string(), 0)
+    );
+}
+
+/// A knockout player who wins their match and then leaves does not go on: the player they beat
+/// takes their place in the next round.
+#[tokio::test]
+async fn a_knockout_winner_who_leaves_gives_way_to_the_player_they_beat() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let t = with_players(&svc, Format::Knockout, 4).await;
+    svc.start_tournament(&alice(), Some(t.id), false)
+        .await
+        .unwrap();
+    // Seeds 0-3 by joining: alice meets dave, bob meets carol.
+    let round1 = going(&svc).await;
+    assert_eq!(round1.len(), 4);
+    let in_match = |g: &(i64, Person, Person), p: &Person| &g.1 == p || &g.2 == p;
+    for g in round1.iter().filter(|g| in_match(g, &alice())) {
+        won_by(&svc, g.0, &alice()).await;
+    }
+    // alice has won her match and leaves while bob and carol still play.
+    svc.leave_tournament(&alice(), Some(t.id)).await.unwrap();
+    for g in round1.iter().filter(|g| in_match(g, &bob())) {
+        won_by(&svc, g.0, &bob()).await;
+    }
+    let finalists: HashSet<String> = going(&svc)
+        .await
+        .iter()
+        .flat_map(|(_, a, d)| [a.name.clone(), d.name.clone()])
+        .collect();
+    assert_eq!(
+        finalists,
+        HashSet::from(["bob".to_string(), "dave".to_string()])
+    );
 }

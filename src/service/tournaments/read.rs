@@ -1,0 +1,256 @@
+//! A tournament read back: the one a command means, its view, its seeded players, its matches
+//! and its finished games as the tournament arithmetic reads them.
+
+use std::collections::HashMap;
+
+use sqlx::{AnyConnection, Row};
+
+use super::{Entrant, GameOf, TournamentRow, TournamentView, TOURNAMENT_SELECT};
+use crate::rules::{Reason, Side};
+use crate::service::rows::GameResult;
+use crate::service::{Person, Service, ServiceError};
+use crate::tournament::{Outcome, Played, Seed};
+
+impl Service {
+    /// The tournament's players' ids, by seed.
+    pub(super) async fn seeded(
+        &self,
+        conn: &mut AnyConnection,
+        id: i64,
+    ) -> Result<Vec<i64>, ServiceError> {
+        Ok(sqlx::query_scalar(
+            "SELECT player FROM tournament_players
+             WHERE tournament_id = $1 AND seed IS NOT NULL ORDER BY seed",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?)
+    }
+
+    pub(super) async fn withdrawn(
+        &self,
+        conn: &mut AnyConnection,
+        id: i64,
+        seeds: &[i64],
+    ) -> Result<Vec<bool>, ServiceError> {
+        let out: Vec<i64> = sqlx::query_scalar(
+            "SELECT player FROM tournament_players
+             WHERE tournament_id = $1 AND withdrawn_at IS NOT NULL",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        Ok(seeds.iter().map(|p| out.contains(p)).collect())
+    }
+
+    /// Round `round`'s matches as seeds, in the order they were paired (a knockout's bracket
+    /// order).
+    pub(super) async fn matches(
+        &self,
+        conn: &mut AnyConnection,
+        id: i64,
+        round: i64,
+    ) -> Result<Vec<(Seed, Option<Seed>)>, ServiceError> {
+        let players = self.seeded(conn, id).await?;
+        let seed_of: HashMap<i64, Seed> =
+            players.iter().enumerate().map(|(s, p)| (*p, s)).collect();
+        let rows: Vec<(i64, Option<i64>)> = sqlx::query_as(
+            "SELECT first, second FROM tournament_matches
+             WHERE tournament_id = $1 AND round = $2 ORDER BY id",
+        )
+        .bind(id)
+        .bind(round)
+        .fetch_all(&mut *conn)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(f, s)| {
+                Some((*seed_of.get(&f)?, s.and_then(|s| seed_of.get(&s).copied())))
+            })
+            .collect())
+    }
+
+    /// The players by seed, the finished games (of round `round` only, when given) and the byes,
+    /// as the tournament's arithmetic reads them.
+    pub(super) async fn results(
+        &self,
+        conn: &mut AnyConnection,
+        id: i64,
+        round: Option<i64>,
+    ) -> Result<(Vec<i64>, Vec<Played>, Vec<Seed>), ServiceError> {
+        let players = self.seeded(conn, id).await?;
+        let seed_of: HashMap<i64, Seed> =
+            players.iter().enumerate().map(|(s, p)| (*p, s)).collect();
+        let rows = sqlx::query(
+            "SELECT g.id, g.attacker, g.defender, g.status, g.result, g.reason, g.move_count
+             FROM games g JOIN tournament_matches m ON g.id = m.game_one OR g.id = m.game_two
+             WHERE m.tournament_id = $1 AND ($2 = 0 OR m.round = $3) ORDER BY g.id",
+        )
+        .bind(id)
+        .bind(round.unwrap_or(0))
+        .bind(round.unwrap_or(0))
+        .fetch_all(&mut *conn)
+        .await?;
+        let games = rows.iter().map(|r| GameOf {
+            attacker: r.get(1),
+            defender: r.get(2),
+            finished: r.get::<String, _>(3) == "finished",
+            result: r.get(4),
+            reason: r.get(5),
+            moves: r.get(6),
+        });
+        let played = games
+            .filter(|g| g.finished && g.result != GameResult::Aborted)
+            .filter_map(|g| {
+                Some(Played {
+                    attacker: *seed_of.get(&g.attacker)?,
+                    defender: *seed_of.get(&g.defender)?,
+                    outcome: match g.result.winner() {
+                        Some(Side::Attackers) => Outcome::AttackerWon,
+                        Some(Side::Defenders) => Outcome::DefenderWon,
+                        None => Outcome::Draw,
+                    },
+                    turns: g.moves.max(0) as u32,
+                    forfeit: g.reason.as_deref() == Some(Reason::Forfeit.as_str()),
+                })
+            })
+            .collect();
+        let byes: Vec<i64> = sqlx::query_scalar(
+            "SELECT first FROM tournament_matches
+             WHERE tournament_id = $1 AND second IS NULL AND ($2 = 0 OR round = $3)",
+        )
+        .bind(id)
+        .bind(round.unwrap_or(0))
+        .bind(round.unwrap_or(0))
+        .fetch_all(&mut *conn)
+        .await?;
+        let byes = byes
+            .iter()
+            .filter_map(|p| seed_of.get(p).copied())
+            .collect();
+        Ok((players, played, byes))
+    }
+
+    /// The tournament `id`, or the one of this server in one of `statuses` when `id` is none
+    /// (the newest; several of them are named for the player to choose).
+    pub(super) async fn tournament_here(
+        &self,
+        conn: &mut AnyConnection,
+        id: Option<i64>,
+        statuses: &[&str],
+    ) -> Result<TournamentRow, ServiceError> {
+        let guild = self.scope.guild().unwrap_or("").to_string();
+        let row: TournamentRow = match id {
+            Some(id) => sqlx::query_as(&format!("{TOURNAMENT_SELECT} WHERE id = $1"))
+                .bind(id)
+                .fetch_optional(&mut *conn)
+                .await?
+                .ok_or(ServiceError::NoSuchTournament(Some(id)))?,
+            None => {
+                let rows: Vec<TournamentRow> = sqlx::query_as(&format!(
+                    "{TOURNAMENT_SELECT} WHERE COALESCE(guild, '') = $1 ORDER BY id DESC"
+                ))
+                .bind(&guild)
+                .fetch_all(&mut *conn)
+                .await?;
+                let fitting: Vec<TournamentRow> = rows
+                    .into_iter()
+                    .filter(|t| statuses.contains(&t.status.as_str()))
+                    .collect();
+                match fitting.len() {
+                    0 => return Err(ServiceError::NoSuchTournament(None)),
+                    1 => fitting.into_iter().next().unwrap(),
+                    _ => {
+                        return Err(ServiceError::SeveralTournaments(
+                            fitting.iter().map(|t| t.id).collect(),
+                        ))
+                    }
+                }
+            }
+        };
+        if !matches!(self.scope, crate::service::Scope::Everywhere)
+            && row.guild.clone().unwrap_or_default() != guild
+        {
+            return Err(ServiceError::TournamentElsewhere(row.id));
+        }
+        Ok(row)
+    }
+
+    /// Refuses `who` unless they run the tournament: its creator, or a manager of the server.
+    pub(super) async fn ensure_runs(
+        &self,
+        conn: &mut AnyConnection,
+        t: &TournamentRow,
+        who: &Person,
+        manages: bool,
+    ) -> Result<(), ServiceError> {
+        let me = self.player_id(conn, who).await?;
+        if me == t.creator || manages {
+            Ok(())
+        } else {
+            Err(ServiceError::NotOrganiser(t.id))
+        }
+    }
+
+    pub(super) async fn person(
+        &self,
+        conn: &mut AnyConnection,
+        id: i64,
+    ) -> Result<Person, ServiceError> {
+        let (key, name): (String, String) =
+            sqlx::query_as("SELECT key, name FROM players WHERE id = $1")
+                .bind(id)
+                .fetch_one(&mut *conn)
+                .await?;
+        Ok(Person::new(key, name))
+    }
+
+    pub(super) async fn tournament_view(
+        &self,
+        conn: &mut AnyConnection,
+        id: i64,
+    ) -> Result<TournamentView, ServiceError> {
+        let t: TournamentRow = sqlx::query_as(&format!("{TOURNAMENT_SELECT} WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&mut *conn)
+            .await?
+            .ok_or(ServiceError::NoSuchTournament(Some(id)))?;
+        let rows = sqlx::query(
+            "SELECT p.key, p.name, tp.seed, tp.withdrawn_at FROM tournament_players tp
+             JOIN players p ON p.id = tp.player WHERE tp.tournament_id = $1
+             ORDER BY COALESCE(tp.seed, 1000000), tp.joined_at, tp.player",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        let players = rows
+            .iter()
+            .map(|r| Entrant {
+                person: Person::new(r.get::<String, _>(0), r.get::<String, _>(1)),
+                seed: r.get(2),
+                withdrawn: r.get::<Option<i64>, _>(3).is_some(),
+            })
+            .collect();
+        let winner = match t.winner {
+            Some(w) => Some(self.person(conn, w).await?),
+            None => None,
+        };
+        Ok(TournamentView {
+            id: t.id,
+            name: t.name,
+            variant: t.variant.0,
+            format: t.format,
+            status: t.status,
+            days: t.days,
+            rated: t.rated.0,
+            rounds: t.rounds,
+            max_players: t.max_players,
+            creator: self.person(conn, t.creator).await?,
+            players,
+            stage: t.stage,
+            winner,
+            channel: t.channel,
+            thread: t.thread,
+        })
+    }
+}

@@ -1,0 +1,394 @@
+//! A tournament moving on: each result checked against the timeout rule, and the next round
+//! paired (or the winner found) by the write that ends the last game of a round.
+
+use std::collections::HashSet;
+
+use sqlx::{AnyConnection, Row};
+
+use super::{Format, TournamentRow, TIMEOUTS_TO_WITHDRAW, TOURNAMENT_SELECT};
+use crate::rules::{Reason, Side};
+use crate::service::rows::GameResult;
+use crate::service::rows::VariantId;
+use crate::service::{News, Person, Service, ServiceError, DAY};
+use crate::tournament::{knockout, round_robin, standings, swiss, Pair, Pairing, Played, Seed};
+
+impl Service {
+    /// Called where a game's result is stored, in its transaction: when the game belongs to a
+    /// running tournament, a player who has now lost on time too often is withdrawn, and when
+    /// it was the last game of its round, the next round is paired (or the tournament ends).
+    pub(in crate::service) async fn tournament_game_over(
+        &self,
+        conn: &mut AnyConnection,
+        game: i64,
+    ) -> Result<(), ServiceError> {
+        let row = sqlx::query(
+            "SELECT tournament_id, reason, result, attacker, defender FROM games WHERE id = $1",
+        )
+        .bind(game)
+        .fetch_one(&mut *conn)
+        .await?;
+        let Some(tournament) = row.get::<Option<i64>, _>(0) else {
+            return Ok(());
+        };
+        let running: Option<String> =
+            sqlx::query_scalar("SELECT status FROM tournaments WHERE id = $1")
+                .bind(tournament)
+                .fetch_optional(&mut *conn)
+                .await?;
+        if running.as_deref() != Some("running") {
+            return Ok(());
+        }
+        let reason: Option<String> = row.get(1);
+        let result: GameResult = row.get(2);
+        if reason.as_deref() == Some(Reason::Timeout.as_str()) {
+            if let Some(winner) = result.winner() {
+                let late: i64 = row.get(if winner == Side::Attackers { 4 } else { 3 });
+                let (lost_on_time, finished): (i64, i64) = sqlx::query_as(
+                    "SELECT CAST(SUM(CASE WHEN reason = 'timeout'
+                                     AND ((attacker = $2 AND result IN ('defenders_won', 'gold_won'))
+                                       OR (defender = $2 AND result IN ('attackers_won', 'red_won')))
+                                     THEN 1 ELSE 0 END) AS BIGINT),
+                            COUNT(*)
+                     FROM games WHERE tournament_id = $1 AND status = 'finished'
+                       AND (attacker = $2 OR defender = $2)",
+                )
+                .bind(tournament)
+                .bind(late)
+                .fetch_one(&mut *conn)
+                .await?;
+                if lost_on_time >= TIMEOUTS_TO_WITHDRAW && 2 * lost_on_time > finished {
+                    self.withdraw_entrant(conn, tournament, late).await?;
+                }
+            }
+        }
+        self.advance(conn, tournament).await?;
+        self.tournament_notice(conn, game, tournament).await
+    }
+
+    /// Withdraws `player`: marked so, and every game of theirs still going in the tournament is
+    /// lost by forfeit, unrated. Says which games were forfeited.
+    pub(super) async fn withdraw_entrant(
+        &self,
+        conn: &mut AnyConnection,
+        tournament: i64,
+        player: i64,
+    ) -> Result<Vec<i64>, ServiceError> {
+        let now = self.now();
+        sqlx::query(
+            "UPDATE tournament_players SET withdrawn_at = $1
+             WHERE tournament_id = $2 AND player = $3 AND withdrawn_at IS NULL",
+        )
+        .bind(now)
+        .bind(tournament)
+        .bind(player)
+        .execute(&mut *conn)
+        .await?;
+        let games = sqlx::query(
+            "SELECT id, attacker, variant FROM games
+             WHERE tournament_id = $1 AND status = 'active' AND (attacker = $2 OR defender = $3)",
+        )
+        .bind(tournament)
+        .bind(player)
+        .bind(player)
+        .fetch_all(&mut *conn)
+        .await?;
+        let mut forfeited = Vec::with_capacity(games.len());
+        for g in games {
+            let id: i64 = g.get(0);
+            forfeited.push(id);
+            let attacker: i64 = g.get(1);
+            let variant: VariantId = g.get(2);
+            let loser = if attacker == player {
+                Side::Attackers
+            } else {
+                Side::Defenders
+            };
+            let result = GameResult::of(
+                variant.0,
+                Some(crate::rules::Outcome::win(loser.other(), Reason::Forfeit)),
+            );
+            sqlx::query(
+                "UPDATE games SET status = 'finished', result = $1, reason = $2, rated = 0,
+                    draw_offer = NULL, takeback_by = NULL, updated_at = $3
+                 WHERE id = $4 AND status = 'active'",
+            )
+            .bind(result)
+            .bind(Reason::Forfeit.as_str())
+            .bind(now)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+            self.notice(&mut *conn, id, &News::Update).await?;
+        }
+        Ok(forfeited)
+    }
+
+    /// Pairs the next round when the current one is over, or ends the tournament.
+    pub(super) async fn advance(
+        &self,
+        conn: &mut AnyConnection,
+        tournament: i64,
+    ) -> Result<(), ServiceError> {
+        let t: TournamentRow = sqlx::query_as(&format!("{TOURNAMENT_SELECT} WHERE id = $1"))
+            .bind(tournament)
+            .fetch_one(&mut *conn)
+            .await?;
+        if t.status != "running" {
+            return Ok(());
+        }
+        let going: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM games g JOIN tournament_matches m
+               ON g.id = m.game_one OR g.id = m.game_two
+             WHERE m.tournament_id = $1 AND m.round = $2 AND g.status = 'active'",
+        )
+        .bind(t.id)
+        .bind(t.stage)
+        .fetch_one(&mut *conn)
+        .await?;
+        if going > 0 {
+            return Ok(());
+        }
+        let (seeds, played, byes) = self.results(conn, t.id, None).await?;
+        let withdrawn: Vec<bool> = self.withdrawn(conn, t.id, &seeds).await?;
+        let next: Option<(usize, Vec<(usize, Pairing)>)> = match t.format {
+            Format::RoundRobin => {
+                let groups = round_robin::groups(seeds.len());
+                if t.stage == 1 && groups.len() > 1 {
+                    // Each group's winner (its best not withdrawn) goes to the final.
+                    let mut winners = Vec::new();
+                    let (_, first_stage, _) = self.results(conn, t.id, Some(1)).await?;
+                    for group in &groups {
+                        let games: Vec<Played> = first_stage
+                            .iter()
+                            .filter(|g| group.contains(&g.attacker))
+                            .copied()
+                            .collect();
+                        let table = standings::standings(seeds.len(), &games, &[]);
+                        if let Some(best) = table
+                            .iter()
+                            .find(|s| group.contains(&s.seed) && !withdrawn[s.seed])
+                        {
+                            winners.push(best.seed);
+                        }
+                    }
+                    winners.sort();
+                    let pairs = round_robin::matches(winners.len())
+                        .into_iter()
+                        .map(|p| {
+                            (
+                                0,
+                                Pairing::Match(Pair::new(winners[p.first], winners[p.second])),
+                            )
+                        })
+                        .collect::<Vec<_>>();
+                    (!pairs.is_empty()).then_some((2, pairs))
+                } else {
+                    None
+                }
+            }
+            Format::Swiss => {
+                let stage = t.stage as usize;
+                if (t.stage) < t.rounds {
+                    let table = standings::standings(seeds.len(), &played, &byes);
+                    let entrants: Vec<swiss::Entrant> = table
+                        .iter()
+                        .filter(|s| !withdrawn[s.seed])
+                        .map(|s| swiss::Entrant {
+                            seed: s.seed,
+                            score: s.points,
+                            had_bye: byes.contains(&s.seed),
+                        })
+                        .collect();
+                    let met: HashSet<(Seed, Seed)> = played
+                        .iter()
+                        .map(|g| Pair::new(g.attacker, g.defender).key())
+                        .collect();
+                    swiss::pair_round(&entrants, &met)
+                        .map(|round| (stage + 1, round.into_iter().map(|p| (0, p)).collect()))
+                } else {
+                    None
+                }
+            }
+            Format::Knockout => {
+                let matches = self.matches(conn, t.id, t.stage).await?;
+                // A winner who has withdrawn since gives way to the player they beat.
+                let round: Vec<Seed> = matches
+                    .iter()
+                    .map(|&(first, second)| {
+                        let winner = match_winner((first, second), &played);
+                        match second {
+                            Some(second) if withdrawn[winner] => {
+                                let loser = if winner == first { second } else { first };
+                                if withdrawn[loser] {
+                                    winner
+                                } else {
+                                    loser
+                                }
+                            }
+                            _ => winner,
+                        }
+                    })
+                    .collect();
+                let next = knockout::next_round(&round);
+                (!next.is_empty()).then(|| {
+                    (
+                        t.stage as usize + 1,
+                        next.into_iter().map(|p| (0, Pairing::Match(p))).collect(),
+                    )
+                })
+            }
+        };
+        let players = self.seeded(conn, t.id).await?;
+        match next {
+            Some((round, pairings)) => {
+                // A match with a player withdrawn is not played: the other has a bye.
+                let pairings: Vec<(usize, Pairing)> = pairings
+                    .into_iter()
+                    .map(|(section, pairing)| match pairing {
+                        Pairing::Match(p) if withdrawn[p.first] != withdrawn[p.second] => {
+                            let stays = if withdrawn[p.first] {
+                                p.second
+                            } else {
+                                p.first
+                            };
+                            (section, Pairing::Bye(stays))
+                        }
+                        other => (section, other),
+                    })
+                    .collect();
+                self.begin_round(conn, &t, round as i64, &players, &pairings)
+                    .await?;
+            }
+            None => {
+                let winner = match t.format {
+                    Format::Knockout => {
+                        let last = self.matches(conn, t.id, t.stage).await?;
+                        last.first().map(|&m| match_winner(m, &played))
+                    }
+                    _ => {
+                        // The final's standings in a grouped round robin; otherwise everyone's.
+                        let (_, games, byes) = if t.format == Format::RoundRobin && t.stage == 2 {
+                            self.results(conn, t.id, Some(2)).await?
+                        } else {
+                            (seeds.clone(), played.clone(), byes.clone())
+                        };
+                        standings::standings(seeds.len(), &games, &byes)
+                            .iter()
+                            .find(|s| !withdrawn[s.seed] && (s.games > 0 || s.byes > 0))
+                            .map(|s| s.seed)
+                    }
+                };
+                sqlx::query(
+                    "UPDATE tournaments SET status = 'finished', finished_at = $1, winner = $2
+                     WHERE id = $3 AND status = 'running'",
+                )
+                .bind(self.now())
+                .bind(winner.map(|s| players[s]))
+                .bind(t.id)
+                .execute(&mut *conn)
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Begins round `round`'s matches (seeds into `players`' ids): a match's two games, each
+    /// announced by a kept notice; a bye is a match without a second player.
+    pub(super) async fn begin_round(
+        &self,
+        conn: &mut AnyConnection,
+        t: &TournamentRow,
+        round: i64,
+        players: &[i64],
+        pairings: &[(usize, Pairing)],
+    ) -> Result<(Vec<i64>, Vec<Person>), ServiceError> {
+        let now = self.now();
+        let mut games = Vec::new();
+        let mut byes = Vec::new();
+        for &(section, pairing) in pairings {
+            let (first, second) = match pairing {
+                Pairing::Match(p) => (players[p.first], Some(players[p.second])),
+                Pairing::Bye(s) => (players[s], None),
+            };
+            let mut ids = [None, None];
+            if let Some(second) = second {
+                for (slot, (attacker, defender)) in
+                    [(first, second), (second, first)].into_iter().enumerate()
+                {
+                    let deadline = now + t.days * DAY;
+                    let id: i64 = sqlx::query_scalar(
+                        "INSERT INTO games (variant, start, attacker, defender, days, guild, channel,
+                                            position, turn_started, deadline, remind_at, created_at,
+                                            updated_at, rated, tournament_id)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                         RETURNING id",
+                    )
+                    .bind(t.variant.id)
+                    .bind(t.variant.setup)
+                    .bind(attacker)
+                    .bind(defender)
+                    .bind(t.days)
+                    .bind(&t.guild)
+                    .bind(&t.channel)
+                    .bind(t.variant.setup)
+                    .bind(now)
+                    .bind(deadline)
+                    .bind(crate::service::deadlines::remind_at(deadline, t.days as u32))
+                    .bind(now)
+                    .bind(now)
+                    .bind(t.rated)
+                    .bind(t.id)
+                    .fetch_one(&mut *conn)
+                    .await?;
+                    self.notice(&mut *conn, id, &News::Started).await?;
+                    ids[slot] = Some(id);
+                    games.push(id);
+                }
+            } else {
+                byes.push(self.person(conn, first).await?);
+            }
+            sqlx::query(
+                "INSERT INTO tournament_matches (tournament_id, round, section, first, second,
+                                                 game_one, game_two)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(t.id)
+            .bind(round)
+            .bind(section as i64)
+            .bind(first)
+            .bind(second)
+            .bind(ids[0])
+            .bind(ids[1])
+            .execute(&mut *conn)
+            .await?;
+        }
+        // Moved on once: the write that pairs a round is the one that finds the last over.
+        let moved = sqlx::query("UPDATE tournaments SET stage = $1 WHERE id = $2 AND stage = $3")
+            .bind(round)
+            .bind(t.id)
+            .bind(t.stage)
+            .execute(&mut *conn)
+            .await?;
+        if moved.rows_affected() != 1 {
+            return Err(ServiceError::Internal(format!(
+                "tournament #{} was paired twice",
+                t.id
+            )));
+        }
+        Ok((games, byes))
+    }
+}
+
+/// Who goes through from a knockout match (a bye: its one player), from the tournament's games.
+pub(super) fn match_winner((first, second): (Seed, Option<Seed>), played: &[Played]) -> Seed {
+    let Some(second) = second else {
+        return first;
+    };
+    let pair = Pair::new(first, second);
+    let games: Vec<Played> = played
+        .iter()
+        .filter(|g| pair.has(g.attacker) && pair.has(g.defender))
+        .copied()
+        .collect();
+    knockout::match_winner(pair, &games)
+}

@@ -141,11 +141,20 @@ impl Args<'_> {
     }
 
     pub fn side(&self, name: &str) -> Result<Option<SideChoice>, ServiceError> {
+        self.choice(name, &SIDES)
+    }
+
+    /// One of `choices`: as Discord sends it, its number; as typed, its name.
+    fn choice<T: Copy + std::str::FromStr>(
+        &self,
+        name: &str,
+        choices: &[T],
+    ) -> Result<Option<T>, ServiceError> {
         match self.value(name) {
             None => Ok(None),
             Some(v @ Value::Int(i)) => usize::try_from(*i)
                 .ok()
-                .and_then(|i| SIDES.get(i).copied())
+                .and_then(|i| choices.get(i).copied())
                 .map(Some)
                 .ok_or_else(|| self.bad(name, v)),
             Some(v @ Value::Text(t)) => t.parse().map(Some).map_err(|_| self.bad(name, v)),
@@ -192,16 +201,7 @@ impl Args<'_> {
 
     /// A tournament's format: a choice's number, or its name (`round-robin`, `round robin`).
     pub fn format(&self, name: &str) -> Result<Option<Format>, ServiceError> {
-        match self.value(name) {
-            None => Ok(None),
-            Some(v @ Value::Int(i)) => usize::try_from(*i)
-                .ok()
-                .and_then(|i| FORMATS.get(i).copied())
-                .map(Some)
-                .ok_or_else(|| self.bad(name, v)),
-            Some(v @ Value::Text(t)) => t.parse().map(Some).map_err(|_| self.bad(name, v)),
-            Some(other) => Err(self.bad(name, other)),
-        }
+        self.choice(name, &FORMATS)
     }
 
     /// A count from 1 (the service says how many are allowed).

@@ -217,19 +217,28 @@ impl Bot {
 
     /// Delivers the notices due now, claimed as the sweeper claims them: the games a command
     /// began, or a round it paired, are announced at once rather than at the next sweep.
+    /// A round of a large tournament begins hundreds of games; a few batches are delivered at
+    /// once, and the sweeper delivers any left.
     pub async fn deliver_due(&self, http: &Http) {
-        let claimed = match self.service.claim_notices().await {
-            Ok(claimed) => claimed,
-            Err(e) => {
-                tracing::warn!(error = %e, "could not claim notices; the sweeper will");
-                return;
+        const BATCHES: usize = 5;
+        for _ in 0..BATCHES {
+            let claimed = match self.service.claim_notices().await {
+                Ok(claimed) => claimed,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not claim notices; the sweeper will");
+                    return;
+                }
+            };
+            let full = claimed.len() as i64 == crate::service::CLAIMED_AT_ONCE;
+            for notice in claimed {
+                let id = notice.id;
+                let how = self.deliver(http, notice).await;
+                if let Err(e) = self.service.tried(id, how).await {
+                    tracing::warn!(notice = id, error = %e, "could not record a delivery");
+                }
             }
-        };
-        for notice in claimed {
-            let id = notice.id;
-            let how = self.deliver(http, notice).await;
-            if let Err(e) = self.service.tried(id, how).await {
-                tracing::warn!(notice = id, error = %e, "could not record a delivery");
+            if !full {
+                return;
             }
         }
     }

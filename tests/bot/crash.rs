@@ -44,38 +44,7 @@ fn acknowledged_moves_survive_a_kill() {
         // After the chosen acknowledgement, the kill comes at a random moment up to 3 ms later,
         // often in the middle of the next move's transaction.
         let delay = std::time::Duration::from_micros(rng.below(3000) as u64);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_taflbot"))
-            .args([
-                "local",
-                "--db",
-                db.to_str().unwrap(),
-                "--images",
-                dir.join("img").to_str().unwrap(),
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(text.as_bytes());
-        });
-        let mut acknowledged = 0;
-        let reader = BufReader::new(child.stdout.take().unwrap());
-        for line in reader.lines() {
-            let Ok(line) = line else { break };
-            if line.contains(" played ") {
-                acknowledged += 1;
-                if acknowledged >= stop_after {
-                    std::thread::sleep(delay);
-                    child.kill().unwrap();
-                    break;
-                }
-            }
-        }
-        let _ = child.wait();
-        let _ = writer.join();
+        let acknowledged = local_run(&db, text, Some((" played ", stop_after, delay)));
         let check = tokio::runtime::Runtime::new().unwrap().block_on(async {
             let pool = taflbot::store::open(db.to_str().unwrap()).await.unwrap();
             let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")

@@ -237,7 +237,14 @@ impl Service {
         }
         let name = terms
             .name
-            .map(|n| n.trim().chars().take(60).collect::<String>())
+            .map(|n| {
+                // One line of at most 60 characters: it names a thread too.
+                let line: String = n
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .collect();
+                line.trim().chars().take(60).collect::<String>()
+            })
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| format!("{} {}", terms.variant.name, terms.format.name()));
         let now = self.now();

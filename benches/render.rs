@@ -1,10 +1,12 @@
 //! Picture speed and size: a PNG of a mid-game position (composing and encoding), the encoder's
-//! settings compared, and a GIF of a 100-turn game. Sizes are printed when the benchmark starts.
+//! settings compared, a GIF of a 100-turn game, and a tournament's crosstable of 32. Sizes are printed when the benchmark starts.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use taflbot::render::{encode_png_with, PngSettings, Renderer, Scene, Theme, PNG_SETTINGS};
+use taflbot::render::{
+    encode_png_with, CrossRow, PngSettings, Renderer, Scene, Theme, PNG_SETTINGS,
+};
 use taflbot::rules::random::{play_random, Rng};
 use taflbot::rules::{Game, Variant};
 
@@ -126,5 +128,41 @@ fn gif(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, png, settings, gif);
+/// A tournament's crosstable at its largest (32 players, every cell filled, names of the most
+/// characters drawn), as posted after each result.
+fn crosstable(c: &mut Criterion) {
+    let n = 32;
+    let rows: Vec<CrossRow> = (0..n)
+        .map(|i| CrossRow {
+            name: format!("player number {i} with a long name"),
+            withdrawn: i % 9 == 8,
+            cells: (0..n)
+                .map(|j| (i != j).then(|| ["0", "½", "1", "1½", "2"][(i * 7 + j) % 5].to_string()))
+                .collect(),
+            points: format!("{}½", n - i),
+            tie_break: format!("{:.2}", 100.0 - i as f64),
+        })
+        .collect();
+    let bytes =
+        taflbot::render::crosstable("#1 A tournament of 32", &rows, Theme::Classic).unwrap();
+    eprintln!(
+        "crosstable of {n}: {} bytes ({:.1} KiB)",
+        bytes.len(),
+        bytes.len() as f64 / 1024.0
+    );
+    let mut group = c.benchmark_group("crosstable");
+    group.sample_size(20);
+    group.bench_function("32 players", |b| {
+        b.iter(|| {
+            black_box(taflbot::render::crosstable(
+                "#1 A tournament of 32",
+                &rows,
+                Theme::Classic,
+            ))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, png, settings, gif, crosstable);
 criterion_main!(benches);

@@ -142,11 +142,21 @@ fn moment(t: i64, with_hours: bool) -> String {
 }
 
 pub(super) fn rgb_png(pixels: &[u8], w: u32, h: u32) -> Vec<u8> {
+    rgb_png_with(pixels, w, h, png::Compression::Fast)
+}
+
+/// An RGB picture as a PNG, compressed as asked.
+pub(super) fn rgb_png_with(
+    pixels: &[u8],
+    w: u32,
+    h: u32,
+    compression: png::Compression,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 * 1024);
     let mut encoder = png::Encoder::new(&mut out, w, h);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
+    encoder.set_compression(compression);
     let mut writer = encoder
         .write_header()
         .expect("writing to memory cannot fail");

@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::chart::{register_font, rgb, rgb_png, FAMILY};
+use super::chart::{register_font, rgb, rgb_png_with, FAMILY};
 use super::theme::Theme;
 
 /// One row of a crosstable.
@@ -130,7 +130,7 @@ pub fn crosstable(title: &str, rows: &[CrossRow], theme: Theme) -> Option<Vec<u8
                 if c == r {
                     root.draw(&Rectangle::new(
                         [(x + 2, y + 2), (x + CELL - 2, y + ROW - 2)],
-                        muted.mix(0.6).filled(),
+                        muted.filled(),
                     ))?;
                     continue;
                 }
@@ -156,5 +156,43 @@ pub fn crosstable(title: &str, rows: &[CrossRow], theme: Theme) -> Option<Vec<u8
         tracing::error!(error = %e, "a crosstable could not be drawn");
         return None;
     }
-    Some(rgb_png(&pixels, w, h))
+    // Smoothed text makes more than 256 colours; at 16 levels a channel, the few backgrounds and
+    // text colours and the steps between them fit a palette (a third of the RGB file's size).
+    Some(
+        indexed_png(&pixels, w, h)
+            .unwrap_or_else(|| rgb_png_with(&pixels, w, h, png::Compression::Balanced)),
+    )
+}
+
+/// The picture as an indexed PNG of its colours at 16 levels a channel, when there are 256 of
+/// them at most.
+fn indexed_png(pixels: &[u8], w: u32, h: u32) -> Option<Vec<u8>> {
+    const NONE: u16 = u16::MAX;
+    // Each colour's 12-bit key to its place in the palette.
+    let mut place = vec![NONE; 4096];
+    let mut palette: Vec<u8> = Vec::with_capacity(256 * 3);
+    let mut indexed = Vec::with_capacity(pixels.len() / 3);
+    for px in pixels.chunks_exact(3) {
+        let key =
+            usize::from(px[0] >> 4) << 8 | usize::from(px[1] >> 4) << 4 | usize::from(px[2] >> 4);
+        if place[key] == NONE {
+            let next = palette.len() / 3;
+            if next == 256 {
+                return None;
+            }
+            place[key] = next as u16;
+            palette.extend(px.iter().map(|&c| (c & 0xF0) | (c >> 4)));
+        }
+        indexed.push(place[key] as u8);
+    }
+    let mut out = Vec::with_capacity(64 * 1024);
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(png::ColorType::Indexed);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_palette(palette);
+    encoder.set_compression(png::Compression::Balanced);
+    let mut writer = encoder.write_header().ok()?;
+    writer.write_image_data(&indexed).ok()?;
+    writer.finish().ok()?;
+    Some(out)
 }

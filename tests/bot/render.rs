@@ -295,3 +295,39 @@ fn a_gif_of_800_turns_stays_under_100_mb_of_memory() {
         bytes.len() / 1024
     );
 }
+
+/// A crosstable grows a column and a row per player, marks each player's own cell in the grid's
+/// colour, and is cut at [`MAX_ROWS`](taflbot::render::MAX_ROWS) rows.
+#[test]
+fn a_crosstable_has_a_row_and_a_column_per_player() {
+    use taflbot::render::{crosstable, CrossRow, MAX_ROWS};
+    let rows = |n: usize| -> Vec<CrossRow> {
+        (0..n)
+            .map(|i| CrossRow {
+                name: format!("player {i}"),
+                withdrawn: false,
+                cells: (0..n).map(|j| (i != j).then(|| "1½".to_string())).collect(),
+                points: "3".into(),
+                tie_break: "1.25".into(),
+            })
+            .collect()
+    };
+    let picture =
+        |n: usize| Picture::decode(&crosstable("#1 test", &rows(n), Theme::Classic).unwrap());
+    let (four, many) = (picture(4), picture(32));
+    // Cells are 34 pixels wide and rows 28 high.
+    assert_eq!(many.width - four.width, 28 * 34);
+    assert_eq!(many.height - four.height, 28 * 28);
+    assert_eq!(picture(MAX_ROWS + 5).height, picture(MAX_ROWS).height);
+    // The third player's own cell: after the margin (14), place (34) and name (220) columns,
+    // below the margin, the title (40) and the header row.
+    let grid = Theme::Classic.colours().grid;
+    let (x, y) = (14 + 34 + 220 + 2 * 34 + 17, 14 + 40 + 3 * 28 + 14);
+    let seen = many.at(x, y);
+    for c in 0..3 {
+        assert!(seen[c].abs_diff(grid[c]) <= 16, "{seen:?} against {grid:?}");
+    }
+    // Another's cell there is not.
+    let other = many.at(x + 34, y);
+    assert!((0..3).any(|c| other[c].abs_diff(grid[c]) > 16), "{other:?}");
+}

@@ -183,7 +183,7 @@ async fn shown_notice(service: &Service, notice: &Notice, images: &Path) -> Stri
     let said = match notice.tournament() {
         Some(id) => match service.tournament_standings(Some(id)).await {
             Ok(table) => {
-                let mut said = text::tournament_news(&table, &Plain);
+                let mut said = text::tournament_news(&table, notice.ends_tournament(), &Plain);
                 if let Ok(png) = service.crosstable_picture(&table).await {
                     let name = format!("tournament-{id}-{}.png", notice.id);
                     said = format!("{said}\n{}", save(images, &name, &png));

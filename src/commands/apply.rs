@@ -3,7 +3,7 @@
 
 use super::{help_specs, Answer, Command};
 use crate::service::{
-    GameNews, Person, Played, Service, ServiceError, Takeback, Terms, TournamentDone,
+    GameNews, Person, Played, Rematch, Service, ServiceError, Takeback, Terms, TournamentDone,
     TournamentTerms,
 };
 
@@ -183,6 +183,17 @@ pub async fn apply(
                 specs => specs,
             },
         }),
+        Command::Rematch { game } => match svc.rematch(me, &caller.taflbot, game, here).await? {
+            Rematch::Offered(challenge) => Answer::Challenged(challenge),
+            Rematch::AgainstBot(view) => {
+                let png = opening(svc, view.id).await;
+                Answer::Started {
+                    view: *view,
+                    png,
+                    against_bot: true,
+                }
+            }
+        },
         Command::TournamentCreate {
             variant,
             format,

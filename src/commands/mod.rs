@@ -272,6 +272,10 @@ pub enum Command {
         /// A command to tell all about.
         command: Option<String>,
     },
+    /// Only from the Rematch button under a game's end: the same terms, the sides swapped.
+    Rematch {
+        game: i64,
+    },
     TournamentCreate {
         variant: &'static Variant,
         format: Format,

@@ -21,6 +21,8 @@ pub enum Button {
     AcceptTakeback(i64),
     /// Decline the takeback asked in game N.
     DeclineTakeback(i64),
+    /// A rematch of game N, which has ended.
+    Rematch(i64),
     /// Page `page` of the leaderboard of `variant`; the button to the next page (`forward`) or
     /// the one before. Its id names the variant by its id, so that a row added to the variant
     /// table never changes what a button posted earlier shows.
@@ -42,6 +44,7 @@ impl Button {
             Button::DeclineDraw(n) => ("drawno", n),
             Button::AcceptTakeback(n) => ("backyes", n),
             Button::DeclineTakeback(n) => ("backno", n),
+            Button::Rematch(n) => ("rematch", n),
         }
     }
 
@@ -78,6 +81,7 @@ impl Button {
             "drawno" => Button::DeclineDraw(n),
             "backyes" => Button::AcceptTakeback(n),
             "backno" => Button::DeclineTakeback(n),
+            "rematch" => Button::Rematch(n),
             _ => return None,
         })
     }
@@ -91,6 +95,7 @@ impl Button {
             Button::DeclineDraw(_) => "Decline draw",
             Button::AcceptTakeback(_) => "Take back",
             Button::DeclineTakeback(_) => "Decline takeback",
+            Button::Rematch(_) => "Rematch",
             Button::Page { forward: true, .. } => "Next page",
             Button::Page { forward: false, .. } => "Previous page",
         }
@@ -105,6 +110,7 @@ impl Button {
                 ButtonStyle::Danger
             }
             Button::EndTurn(_) | Button::Page { .. } => ButtonStyle::Secondary,
+            Button::Rematch(_) => ButtonStyle::Primary,
         }
     }
 
@@ -121,6 +127,7 @@ impl Button {
                 game: Some(n),
                 decline: true,
             },
+            Button::Rematch(n) => Command::Rematch { game: n },
             Button::Page { variant, page, .. } => Command::Leaderboard {
                 variant: Some(variant),
                 page: Some(page as i64),
@@ -143,6 +150,7 @@ mod tests {
             Button::DeclineDraw(5),
             Button::AcceptTakeback(6),
             Button::DeclineTakeback(7),
+            Button::Rematch(8),
         ] {
             assert_eq!(Button::parse(&b.custom_id()), Some(b));
         }

@@ -208,7 +208,7 @@ impl Bot {
         };
         if let Err(e) = self
             .service
-            .set_tournament_thread(view.id, &thread.to_string())
+            .set_tournament_thread(view.id, Some(&thread.to_string()))
             .await
         {
             tracing::warn!(tournament = view.id, error = %e, "could not store the thread");
@@ -217,19 +217,20 @@ impl Bot {
 
     /// Delivers the notices due now, claimed as the sweeper claims them: the games a command
     /// began, or a round it paired, are announced at once rather than at the next sweep.
-    /// A round of a large tournament begins hundreds of games; a few batches are delivered at
-    /// once, and the sweeper delivers any left.
+    /// Each batch is small, so that its claim never runs out while its games' threads are being
+    /// opened; the sweeper delivers whatever is left.
     pub async fn deliver_due(&self, http: &Http) {
-        const BATCHES: usize = 5;
+        const BATCH: i64 = 5;
+        const BATCHES: usize = 20;
         for _ in 0..BATCHES {
-            let claimed = match self.service.claim_notices().await {
+            let claimed = match self.service.claim_notices_up_to(BATCH).await {
                 Ok(claimed) => claimed,
                 Err(e) => {
                     tracing::warn!(error = %e, "could not claim notices; the sweeper will");
                     return;
                 }
             };
-            let full = claimed.len() as i64 == crate::service::CLAIMED_AT_ONCE;
+            let full = claimed.len() as i64 == BATCH;
             for notice in claimed {
                 let id = notice.id;
                 let how = self.deliver(http, notice).await;
@@ -245,7 +246,13 @@ impl Bot {
 
     /// Posts a tournament's news in its thread: the standings, the crosstable, and the winner
     /// at the end.
-    async fn deliver_tournament(&self, http: &Http, notice: i64, tournament: i64) -> Delivery {
+    async fn deliver_tournament(
+        &self,
+        http: &Http,
+        notice: i64,
+        tournament: i64,
+        ended: bool,
+    ) -> Delivery {
         let table = match self.service.tournament_standings(Some(tournament)).await {
             Ok(table) => table,
             Err(crate::service::ServiceError::Database(e)) => {
@@ -257,11 +264,11 @@ impl Bot {
                 return Delivery::GiveUp;
             }
         };
-        let mut reply = Reply::text(text::tournament_news(&table, &style::DiscordStyle)).mention(
-            table
-                .view
-                .winner
-                .as_ref()
+        // The winner is named and pinged once, by the news of the result that ended it.
+        let winner = table.view.winner.as_ref().filter(|_| ended);
+        let said = text::tournament_news(&table, ended, &style::DiscordStyle);
+        let mut reply = Reply::text(said).mention(
+            winner
                 .and_then(|w| post::parse_id(&w.key))
                 .map(serenity::UserId::new),
         );
@@ -282,7 +289,11 @@ impl Bot {
                 (place(&table.view.thread), place(&table.view.channel)),
                 &reply,
                 &nonce,
-                || async {},
+                || async {
+                    if let Err(e) = self.service.set_tournament_thread(tournament, None).await {
+                        tracing::warn!(tournament, error = %e, "could not forget the thread");
+                    }
+                },
             )
             .await
         {
@@ -305,7 +316,10 @@ impl Bot {
     /// a game begun by a tournament gets its own thread first.
     pub async fn deliver(&self, http: &Http, notice: Notice) -> Delivery {
         if let Some(tournament) = notice.tournament() {
-            return self.deliver_tournament(http, notice.id, tournament).await;
+            let ended = notice.ends_tournament();
+            return self
+                .deliver_tournament(http, notice.id, tournament, ended)
+                .await;
         }
         let mut view = match self.service.game(notice.game_id).await {
             Ok(view) => view,

@@ -3,7 +3,7 @@
 //! own time zone.
 
 use crate::discord::post::parse_id;
-use crate::service::text::Style;
+use crate::service::text::{invisible, Style};
 use crate::service::Person;
 
 /// The most of a name a message shows.
@@ -42,15 +42,6 @@ impl Style for DiscordStyle {
     fn place(&self, id: &str) -> Option<String> {
         parse_id(id).map(|id| format!("<#{id}>"))
     }
-}
-
-/// Characters that change how the text around them reads without showing themselves: the bidi
-/// embeddings, overrides and isolates (U+202E turns the rest of a line around), and the
-/// zero-width spaces, joiners and marks.
-fn invisible(c: char) -> bool {
-    matches!(c,
-        '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
 /// Text from a user (a name) as Discord shows it literally: markdown characters escaped, `@`

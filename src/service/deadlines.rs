@@ -131,9 +131,11 @@ impl Service {
         loaded.row.result = result;
         loaded.row.rated = Flag(rated);
         self.rate(tx, &mut loaded.row, now).await?;
-        self.tournament_game_over(tx, loaded.row.id).await?;
         let late = loaded.row.player(late);
-        Ok(Some(self.notice(tx, id, &News::Timeout { late }).await?))
+        // The loss on time is told before the tournament's standings that follow from it.
+        let notice = self.notice(tx, id, &News::Timeout { late }).await?;
+        self.tournament_game_over(tx, loaded.row.id).await?;
+        Ok(Some(notice))
     }
 
     /// Runs [`Service::sweep`] every `every` until `stop` turns true, handing each notice due to

@@ -129,6 +129,8 @@ pub enum ServiceError {
     NotOrganiser(i64),
     /// A tournament game cannot be called off.
     TournamentGame(i64),
+    /// A rematch asked of a game still going.
+    RematchOfLiveGame(i64),
     SeveralGames(Vec<i64>),
     NotAPlayer(i64),
     NotYourTurn {

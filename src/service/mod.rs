@@ -12,7 +12,8 @@
 //! - `bot.rs`: games against taflbot, its turns on the blocking pool, hints;
 //! - `ratings.rs`: a rated result's change, leaderboards, profiles and their chart;
 //! - `vacation.rs`: vacations and direct-message settings;
-//! - `tournaments.rs`: tournaments of two-game matches, their rounds paired as games end;
+//! - `tournaments/`: tournaments of two-game matches, their rounds paired as games end;
+//! - `rematch.rs`: a finished game's terms again, the sides swapped;
 //! - `notices.rs`: the news of a game, kept as data for later delivery, and whom it addresses;
 //! - `load.rs` (loading and replaying a game), `find.rs` (the game a player means), `rows.rs`
 //!   (typed rows and stored enums), `clock.rs` (the clock, which tests set), `error.rs` (refusals);
@@ -30,6 +31,7 @@ mod load;
 mod moves;
 mod notices;
 mod ratings;
+mod rematch;
 mod rows;
 mod takeback;
 pub mod text;
@@ -51,6 +53,7 @@ pub use ratings::{
     Leaderboard, Profile, Ranked, Standing, Tally, LEADERBOARD_PAGE, MAX_HISTORY,
     PAIR_RESULTS_PER_DAY, REAL_LENGTH,
 };
+pub use rematch::Rematch;
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
 pub use takeback::Takeback;
 pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE};

@@ -245,8 +245,18 @@ impl Notice {
     /// The tournament whose news this is, for a notice of the kind [`NoticeKind::Tournament`].
     pub fn tournament(&self) -> Option<i64> {
         (self.kind == NoticeKind::Tournament)
-            .then(|| self.detail.as_deref()?.parse().ok())
+            .then(|| self.detail.as_deref()?.split(':').next()?.parse().ok())
             .flatten()
+    }
+
+    /// Whether this tournament notice is the one of the result that ended the tournament (the
+    /// one that names the winner; earlier ones delivered late do not).
+    pub fn ends_tournament(&self) -> bool {
+        self.tournament().is_some()
+            && self
+                .detail
+                .as_deref()
+                .is_some_and(|d| d.ends_with(":final"))
     }
 
     /// The news this notice keeps. A row missing the player or move its kind needs (which only
@@ -332,12 +342,21 @@ impl Service {
         game: i64,
         tournament: i64,
     ) -> Result<(), ServiceError> {
+        let status: String = sqlx::query_scalar("SELECT status FROM tournaments WHERE id = $1")
+            .bind(tournament)
+            .fetch_one(&mut *conn)
+            .await?;
+        let detail = if status == "finished" {
+            format!("{tournament}:final")
+        } else {
+            tournament.to_string()
+        };
         sqlx::query(
             "INSERT INTO notices (game_id, kind, detail, created_at) VALUES ($1, $2, $3, $4)",
         )
         .bind(game)
         .bind(NoticeKind::Tournament)
-        .bind(tournament.to_string())
+        .bind(detail)
         .bind(self.now())
         .execute(conn)
         .await?;
@@ -361,6 +380,13 @@ impl Service {
     /// skipped (not waited for) until its lease runs out: then, the other process having died
     /// or stalled, it is claimed again. So each notice is delivered once by whoever claims it.
     pub async fn claim_notices(&self) -> Result<Vec<Notice>, ServiceError> {
+        self.claim_notices_up_to(CLAIMED_AT_ONCE).await
+    }
+
+    /// Claims up to `most` notices due for delivery, as [`Service::claim_notices`] does: a small
+    /// batch when each may take long to deliver (a game's thread opened, its board drawn), so
+    /// that the lease does not run out in the middle of it.
+    pub async fn claim_notices_up_to(&self, most: i64) -> Result<Vec<Notice>, ServiceError> {
         let now = self.now();
         let engine = crate::store::Engine::of_pool(&self.pool);
         // On SQLite the write lock; on PostgreSQL only the rows' own locks, skipped by the other
@@ -378,7 +404,7 @@ impl Service {
         ))
         .bind(now)
         .bind(now)
-        .bind(CLAIMED_AT_ONCE)
+        .bind(most.max(1))
         .fetch_all(&mut *tx)
         .await?;
         let mut claimed = Vec::with_capacity(ids.len());

@@ -208,3 +208,58 @@ async fn a_draw_is_declined_by_command() {
     assert!(h.service.game(game).await.unwrap().draw_offer.is_none());
     h.shutdown().await;
 }
+
+/// The end of a game leads on: its post carries a Rematch button, which challenges the opponent
+/// to the same terms with the sides swapped (a message of its own, the game's end left as it
+/// was); asked of a game still going, or by someone not in it, it is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_end_of_a_game_offers_a_rematch_with_the_sides_swapped() {
+    let h = Harness::start("rematch").await;
+    let (game, thread) = h.game("tablut").await;
+    let early = h.press(BOB, thread, &format!("rematch:{game}")).await;
+    assert!(early.private());
+    assert_eq!(
+        early.content(),
+        format!("Game #{game} is still going: a rematch comes after it ends.")
+    );
+    h.a_turn_each(game, thread).await;
+    let resigned = h.slash(BOB, thread, "resign", &[]).await;
+    assert!(
+        resigned.buttons().contains(&format!("rematch:{game}")),
+        "{:?}",
+        resigned.buttons()
+    );
+    let stranger = h
+        .press(crate::support::CAROL, thread, &format!("rematch:{game}"))
+        .await;
+    assert!(stranger.private(), "{}", stranger.content());
+    // bob (the defenders) asks: alice is challenged, bob to attack this time.
+    let rematch = h.press(BOB, thread, &format!("rematch:{game}")).await;
+    assert!(!rematch.private());
+    assert_eq!(rematch.kind(), 4, "a message of its own, not an update");
+    assert!(
+        rematch.content().contains(
+            "challenges you to a rated game of **Tablut (Cartier)** (tablut): bob plays the attackers"
+        ),
+        "{}",
+        rematch.content()
+    );
+    assert_eq!(rematch.pings(), [ALICE.id.to_string()]);
+    let accept = rematch
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("accept:"))
+        .unwrap();
+    let started = h.press(ALICE, thread, &accept).await;
+    assert!(
+        started.content().contains("accepted"),
+        "{}",
+        started.content()
+    );
+    let new_game = h.service.game(game + 1).await.unwrap();
+    assert_eq!(new_game.players[Side::Attackers].key, BOB.id.to_string());
+    assert_eq!(new_game.players[Side::Defenders].key, ALICE.id.to_string());
+    assert_eq!(new_game.variant.id, "tablut");
+    assert!(new_game.rated);
+    h.shutdown().await;
+}

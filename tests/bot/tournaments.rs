@@ -497,3 +497,24 @@ async fn a_knockout_winner_who_leaves_gives_way_to_the_player_they_beat() {
         HashSet::from(["bob".to_string(), "dave".to_string()])
     );
 }
+
+/// A round that is byes alone has no game to end it: the tournament moves on at once. Here both
+/// players of one knockout semi-final leave, so the final is a bye and the other semi-final's
+/// winner wins the tournament as their match ends.
+#[tokio::test]
+async fn a_round_of_byes_alone_moves_on_at_once() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let t = with_players(&svc, Format::Knockout, 4).await;
+    svc.start_tournament(&alice(), Some(t.id), false)
+        .await
+        .unwrap();
+    svc.leave_tournament(&bob(), Some(t.id)).await.unwrap();
+    svc.leave_tournament(&carol(), Some(t.id)).await.unwrap();
+    for (id, _, _) in going(&svc).await {
+        won_by(&svc, id, &alice()).await;
+    }
+    assert!(going(&svc).await.is_empty());
+    let done = svc.tournament(Some(t.id)).await.unwrap();
+    assert_eq!(done.status, "finished");
+    assert_eq!(done.winner, Some(alice()));
+}

@@ -536,3 +536,24 @@ async fn no_hint_in_a_game_between_people_that_goes_on() {
     );
     h.shutdown().await;
 }
+
+/// A rematch against taflbot begins at once: the same variant, days and level, alice on the
+/// other side.
+#[tokio::test]
+async fn a_rematch_against_taflbot_begins_at_once_with_the_sides_swapped() {
+    let svc = service(":memory:").await;
+    let game = versus(&svc, "brandubh", SideChoice::Defenders, 2).await;
+    svc.resign(&alice(), Some(game), None).await.unwrap();
+    let again = svc
+        .rematch(&alice(), &taflbot(), game, Some("chan"))
+        .await
+        .unwrap();
+    let taflbot::service::Rematch::AgainstBot(view) = again else {
+        panic!("{again:?}");
+    };
+    assert_ne!(view.id, game);
+    assert_eq!(view.players[taflbot::rules::Side::Attackers], alice());
+    assert_eq!(view.bot, Some((taflbot::rules::Side::Defenders, 2)));
+    assert_eq!(view.variant.id, "brandubh");
+    assert!(view.outcome.is_none());
+}

@@ -213,7 +213,7 @@ pub struct Call<'a> {
     /// Who asks, from where, and what the answer may carry.
     caller: Caller,
     responder: Responder<'a>,
-    /// A button was pressed: answers replace its message.
+    /// A button was pressed whose answer replaces its message.
     pressed: bool,
 }
 
@@ -279,7 +279,7 @@ pub fn help_for(name: &str) -> Result<String, ServiceError> {
 async fn run(c: &Call<'_>, command: Command) {
     let _working = c.bot.inflight.enter();
     // A pressed button whose answer replaces its message defers as an update of that message.
-    let update = c.pressed && command.answers_in_place();
+    let update = c.pressed;
     let work = async {
         let answer = commands::apply(&c.service, &c.caller, command).await?;
         show::show(c, answer).await;
@@ -407,9 +407,14 @@ pub async fn pressed(http: &Http, bot: &Bot, press: &ComponentInteraction) {
         (press.id, &press.token),
         press.attachment_size_limit,
     );
-    c.pressed = true;
     match Button::parse(&press.data.custom_id) {
-        Some(button) => run(&c, button.command()).await,
+        Some(button) => {
+            let command = button.command();
+            // Most answers to a press replace its message (another page, a challenge
+            // answered); a rematch's challenge or game comes as a message of its own.
+            c.pressed = command.answers_in_place();
+            run(&c, command).await
+        }
         None => {
             tracing::warn!(custom_id = %press.data.custom_id, "an unknown button");
             c.answer(Reply::private(text::STALE_BUTTON)).await

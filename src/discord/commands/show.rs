@@ -117,8 +117,11 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
         Answer::Tournament { view, done } => {
             let said = text::tournament_done(who, &view, done, STYLE);
             c.answer(Reply::text(said)).await;
-            if done == TournamentDone::Created {
-                c.bot.open_tournament_thread(c.http, &view).await;
+            match done {
+                TournamentDone::Created => c.bot.open_tournament_thread(c.http, &view).await,
+                // Leaving after the start forfeits games and may pair the next round.
+                TournamentDone::Left if view.status != "open" => c.bot.deliver_due(c.http).await,
+                _ => {}
             }
         }
         Answer::TournamentStarted(started) => {
@@ -200,6 +203,8 @@ pub fn news_reply(news: &News, view: &GameView, png: Option<Vec<u8>>) -> Reply {
         _ if view.open_chain && view.waiting_for.is_some() => {
             reply.button(Button::EndTurn(view.id))
         }
+        // The end of a game leads on: a rematch, the sides swapped.
+        _ if view.outcome.is_some() && news.posted() => reply.button(Button::Rematch(view.id)),
         _ => reply,
     }
 }

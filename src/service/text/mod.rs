@@ -73,6 +73,15 @@ pub fn utc(t: i64) -> String {
     }
 }
 
+/// Characters that change how the text around them reads without showing themselves: the bidi
+/// embeddings, overrides and isolates (U+202E turns the rest of a line around), and the
+/// zero-width spaces, joiners and marks. Names are shown without them.
+pub fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
 /// A sentence from a phrase: capital first letter, full stop.
 pub fn sentence(text: &str) -> String {
     let mut chars = text.chars();

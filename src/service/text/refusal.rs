@@ -174,6 +174,7 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         NotOrganiser(id) => format!(
             "only the creator of tournament #{id}, or someone who manages this server, may do that"
         ),
+        RematchOfLiveGame(id) => format!("game #{id} is still going: a rematch comes after it ends"),
         TournamentGame(id) => format!(
             "game #{id} is a tournament game and cannot be called off: resign instead, or leave the tournament"
         ),

@@ -102,28 +102,30 @@ fn round(t: &TournamentView) -> String {
     }
 }
 
-/// The answer to a tournament started.
+/// The answer to a tournament started: the games begun, the byes, and the seeds (each player
+/// addressed: they are in).
 pub fn tournament_started(started: &Started, s: &dyn Style) -> String {
     let t = &started.tournament;
-    let mut out = format!(
-        "Tournament {} has begun ({}): {} games begin now. Seeds: {}.",
+    let mut head = format!(
+        "Tournament {} has begun ({}): {} games begin now.",
         title(t, s),
         round(t),
-        started.games.len(),
-        t.players
-            .iter()
-            .map(|e| format!("{}. {}", e.seed.unwrap_or(0) + 1, s.name(&e.person)))
-            .collect::<Vec<_>>()
-            .join(", ")
+        started.games.len()
     );
     if !started.byes.is_empty() {
         let byes: Vec<String> = started.byes.iter().map(|p| s.name(p)).collect();
-        out.push_str(&format!(
+        head.push_str(&format!(
             " A bye (a won match) this round: {}.",
             byes.join(", ")
         ));
     }
-    out
+    head.push_str(" Seeds:");
+    listed(
+        head,
+        t.players
+            .iter()
+            .map(|e| format!("{}. {}", e.seed.unwrap_or(0) + 1, s.mention(&e.person))),
+    )
 }
 
 /// The standings, first place first: points, Sonneborn-Berger, wins.
@@ -162,11 +164,11 @@ pub fn standings(table: &Crosstable, s: &dyn Style) -> String {
 }
 
 /// The news posted in a tournament's thread after a result: the standings, and the winner when
-/// it is over.
-pub fn tournament_news(table: &Crosstable, s: &dyn Style) -> String {
+/// this result ended it (`ended`).
+pub fn tournament_news(table: &Crosstable, ended: bool, s: &dyn Style) -> String {
     let t = &table.view;
     let mut out = standings(table, s);
-    if t.status == "finished" {
+    if ended && t.status == "finished" {
         if let Some(w) = &t.winner {
             out = format!("{} wins tournament {}!\n{out}", s.mention(w), title(t, s));
         }

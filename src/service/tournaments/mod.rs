@@ -241,6 +241,7 @@ impl Service {
                 // One line of at most 60 characters: it names a thread too.
                 let line: String = n
                     .chars()
+                    .filter(|&c| !super::text::invisible(c))
                     .map(|c| if c.is_control() { ' ' } else { c })
                     .collect();
                 line.trim().chars().take(60).collect::<String>()
@@ -514,8 +515,12 @@ impl Service {
         Ok(view)
     }
 
-    /// Remembers the thread the front end opened for a tournament.
-    pub async fn set_tournament_thread(&self, id: i64, thread: &str) -> Result<(), ServiceError> {
+    /// Remembers the thread the front end opened for a tournament (or forgets one gone).
+    pub async fn set_tournament_thread(
+        &self,
+        id: i64,
+        thread: Option<&str>,
+    ) -> Result<(), ServiceError> {
         sqlx::query("UPDATE tournaments SET thread = $1 WHERE id = $2")
             .bind(thread)
             .bind(id)

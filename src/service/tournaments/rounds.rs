@@ -129,12 +129,24 @@ impl Service {
         conn: &mut AnyConnection,
         tournament: i64,
     ) -> Result<(), ServiceError> {
+        // A round of byes alone has no game to end it: the next is paired at once. Each pass
+        // moves the stage on, and the formats have a last stage, so this ends.
+        while self.advance_once(conn, tournament).await? {}
+        Ok(())
+    }
+
+    /// One step of [`Service::advance`]: true when it began a round with no games.
+    async fn advance_once(
+        &self,
+        conn: &mut AnyConnection,
+        tournament: i64,
+    ) -> Result<bool, ServiceError> {
         let t: TournamentRow = sqlx::query_as(&format!("{TOURNAMENT_SELECT} WHERE id = $1"))
             .bind(tournament)
             .fetch_one(&mut *conn)
             .await?;
         if t.status != "running" {
-            return Ok(());
+            return Ok(false);
         }
         let going: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM games g JOIN tournament_matches m
@@ -146,7 +158,7 @@ impl Service {
         .fetch_one(&mut *conn)
         .await?;
         if going > 0 {
-            return Ok(());
+            return Ok(false);
         }
         let (seeds, played, byes) = self.results(conn, t.id, None).await?;
         let withdrawn: Vec<bool> = self.withdrawn(conn, t.id, &seeds).await?;
@@ -188,7 +200,8 @@ impl Service {
             }
             Format::Swiss => {
                 let stage = t.stage as usize;
-                if (t.stage) < t.rounds {
+                let still_in = withdrawn.iter().filter(|w| !**w).count();
+                if t.stage < t.rounds && still_in >= 2 {
                     let table = standings::standings(seeds.len(), &played, &byes);
                     let entrants: Vec<swiss::Entrant> = table
                         .iter()
@@ -253,11 +266,15 @@ impl Service {
                             };
                             (section, Pairing::Bye(stays))
                         }
+                        // Both withdrawn: neither plays, and the higher seed goes on.
+                        Pairing::Match(p) if withdrawn[p.first] => (section, Pairing::Bye(p.first)),
                         other => (section, other),
                     })
                     .collect();
-                self.begin_round(conn, &t, round as i64, &players, &pairings)
+                let (games, _) = self
+                    .begin_round(conn, &t, round as i64, &players, &pairings)
                     .await?;
+                return Ok(games.is_empty());
             }
             None => {
                 let winner = match t.format {
@@ -289,7 +306,7 @@ impl Service {
                 .await?;
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Begins round `round`'s matches (seeds into `players`' ids): a match's two games, each

@@ -298,15 +298,9 @@ impl Bot {
             .await
         {
             Ok(()) => Delivery::Delivered,
-            Err(e) if post::refusal(&e).is_some_and(|(status, _)| matches!(status, 403 | 404)) => {
-                tracing::warn!(notice, error = %e, "Discord refuses the notice for good; given up");
-                Delivery::GiveUp
-            }
+            // A tournament with no channel to post in (made outside Discord) never will have one.
             Err(serenity::Error::Other(_)) => Delivery::GiveUp,
-            Err(e) => {
-                tracing::warn!(notice, error = %e, "notice not delivered yet");
-                Delivery::Retry
-            }
+            Err(e) => failed(notice, &e),
         }
     }
 
@@ -359,15 +353,20 @@ impl Bot {
                 self.direct_messages(http, &view, &news).await;
                 Delivery::Delivered
             }
-            Err(e) if post::refusal(&e).is_some_and(|(status, _)| matches!(status, 403 | 404)) => {
-                tracing::warn!(notice = notice.id, error = %e, "Discord refuses the notice for good; given up");
-                Delivery::GiveUp
-            }
-            Err(e) => {
-                tracing::warn!(notice = notice.id, error = %e, "notice not delivered yet");
-                Delivery::Retry
-            }
+            Err(e) => failed(notice.id, &e),
         }
+    }
+}
+
+/// What a failed post of a notice means: given up when Discord refuses it for good (the bot was
+/// removed, the channel is gone), otherwise tried again later.
+fn failed(notice: i64, e: &serenity::Error) -> Delivery {
+    if post::refusal(e).is_some_and(|(status, _)| matches!(status, 403 | 404)) {
+        tracing::warn!(notice, error = %e, "Discord refuses the notice for good; given up");
+        Delivery::GiveUp
+    } else {
+        tracing::warn!(notice, error = %e, "notice not delivered yet");
+        Delivery::Retry
     }
 }
 

@@ -79,6 +79,13 @@ async fn won_by(svc: &Service, game: i64, winner: &Person) {
     svc.resign(&loser, Some(game), None).await.unwrap();
 }
 
+/// The winner of a tournament, which must have finished.
+async fn winner(svc: &Service, id: i64) -> Option<Person> {
+    let done = svc.tournament(Some(id)).await.unwrap();
+    assert_eq!(done.status, "finished");
+    done.winner
+}
+
 /// The players in standing order, with their half points.
 async fn table(svc: &Service, id: i64) -> Vec<(String, u32)> {
     let table = svc.tournament_standings(Some(id)).await.unwrap();
@@ -132,9 +139,10 @@ async fn a_four_player_round_robin_plays_twelve_games_and_stands_in_the_order_of
             ("alice".to_string(), 0)
         ]
     );
-    let done = svc.tournament(Some(t.id)).await.unwrap();
-    assert_eq!(done.status, "finished");
-    assert_eq!(done.winner.map(|p| p.name), Some("dave".to_string()));
+    assert_eq!(
+        winner(&svc, t.id).await.map(|p| p.name),
+        Some("dave".to_string())
+    );
 }
 
 #[tokio::test]
@@ -167,9 +175,7 @@ async fn ten_players_play_in_two_groups_and_the_group_winners_meet_in_a_final() 
     for (id, _, _) in final_round {
         won_by(&svc, id, &bob()).await;
     }
-    let done = svc.tournament(Some(t.id)).await.unwrap();
-    assert_eq!(done.status, "finished");
-    assert_eq!(done.winner, Some(bob()));
+    assert_eq!(winner(&svc, t.id).await, Some(bob()));
 }
 
 #[tokio::test]
@@ -229,9 +235,10 @@ async fn a_five_player_knockout_runs_with_its_byes() {
     for (id, _, _) in final_round {
         won_by(&svc, id, &person(4)).await;
     }
-    let done = svc.tournament(Some(t.id)).await.unwrap();
-    assert_eq!(done.status, "finished");
-    assert_eq!(done.winner.map(|p| p.name), Some("erin".to_string()));
+    assert_eq!(
+        winner(&svc, t.id).await.map(|p| p.name),
+        Some("erin".to_string())
+    );
 }
 
 #[tokio::test]
@@ -307,9 +314,7 @@ async fn a_player_who_leaves_after_the_start_forfeits_the_games_still_going() {
     for (id, a, _) in left {
         won_by(&svc, id, &a).await;
     }
-    let done = svc.tournament(Some(t.id)).await.unwrap();
-    assert_eq!(done.status, "finished");
-    assert_ne!(done.winner, Some(carol()));
+    assert_ne!(winner(&svc, t.id).await, Some(carol()));
     // carol took nothing: her forfeits count for the others' points only.
     let standings = table(&svc, t.id).await;
     assert_eq!(standings.last().unwrap(), &("carol".to_string(), 0));
@@ -514,7 +519,5 @@ async fn a_round_of_byes_alone_moves_on_at_once() {
         won_by(&svc, id, &alice()).await;
     }
     assert!(going(&svc).await.is_empty());
-    let done = svc.tournament(Some(t.id)).await.unwrap();
-    assert_eq!(done.status, "finished");
-    assert_eq!(done.winner, Some(alice()));
+    assert_eq!(winner(&svc, t.id).await, Some(alice()));
 }

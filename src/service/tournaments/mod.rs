@@ -279,14 +279,7 @@ impl Service {
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
-        sqlx::query(
-            "INSERT INTO tournament_players (tournament_id, player, joined_at) VALUES ($1, $2, $3)",
-        )
-        .bind(id)
-        .bind(creator)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        self.enter(&mut tx, id, creator).await?;
         let view = self.tournament_view(&mut tx, id).await?;
         tx.commit().await?;
         Ok(view)
@@ -315,17 +308,28 @@ impl Service {
         if players.len() as i64 >= t.max_players {
             return Err(ServiceError::TournamentFull(t.id, t.max_players));
         }
-        sqlx::query(
-            "INSERT INTO tournament_players (tournament_id, player, joined_at) VALUES ($1, $2, $3)",
-        )
-        .bind(t.id)
-        .bind(player)
-        .bind(self.now())
-        .execute(&mut *tx)
-        .await?;
+        self.enter(&mut tx, t.id, player).await?;
         let view = self.tournament_view(&mut tx, t.id).await?;
         tx.commit().await?;
         Ok(view)
+    }
+
+    /// Enters `player` in tournament `id`, joined now.
+    async fn enter(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        id: i64,
+        player: i64,
+    ) -> Result<(), ServiceError> {
+        sqlx::query(
+            "INSERT INTO tournament_players (tournament_id, player, joined_at) VALUES ($1, $2, $3)",
+        )
+        .bind(id)
+        .bind(player)
+        .bind(self.now())
+        .execute(conn)
+        .await?;
+        Ok(())
     }
 
     /// `who` leaves a tournament: before the start they are simply no longer in it; after, they

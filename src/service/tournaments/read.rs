@@ -44,14 +44,13 @@ impl Service {
     }
 
     /// Round `round`'s matches as seeds, in the order they were paired (a knockout's bracket
-    /// order).
+    /// order); `players` are the tournament's player ids by seed.
     pub(super) async fn matches(
         &self,
         conn: &mut AnyConnection,
-        id: i64,
+        (id, players): (i64, &[i64]),
         round: i64,
     ) -> Result<Vec<(Seed, Option<Seed>)>, ServiceError> {
-        let players = self.seeded(conn, id).await?;
         let seed_of: HashMap<i64, Seed> =
             players.iter().enumerate().map(|(s, p)| (*p, s)).collect();
         let rows: Vec<(i64, Option<i64>)> = sqlx::query_as(

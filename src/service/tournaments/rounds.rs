@@ -223,7 +223,7 @@ impl Service {
                 }
             }
             Format::Knockout => {
-                let matches = self.matches(conn, t.id, t.stage).await?;
+                let matches = self.matches(conn, (t.id, &seeds), t.stage).await?;
                 // A winner who has withdrawn since gives way to the player they beat.
                 let round: Vec<Seed> = matches
                     .iter()
@@ -251,7 +251,8 @@ impl Service {
                 })
             }
         };
-        let players = self.seeded(conn, t.id).await?;
+        // The players' ids by seed, as `results` read them.
+        let players = &seeds;
         match next {
             Some((round, pairings)) => {
                 // A match with a player withdrawn is not played: the other has a bye.
@@ -272,14 +273,14 @@ impl Service {
                     })
                     .collect();
                 let (games, _) = self
-                    .begin_round(conn, &t, round as i64, &players, &pairings)
+                    .begin_round(conn, &t, round as i64, players, &pairings)
                     .await?;
                 return Ok(games.is_empty());
             }
             None => {
                 let winner = match t.format {
                     Format::Knockout => {
-                        let last = self.matches(conn, t.id, t.stage).await?;
+                        let last = self.matches(conn, (t.id, &seeds), t.stage).await?;
                         last.first().map(|&m| match_winner(m, &played))
                     }
                     _ => {

@@ -61,5 +61,27 @@ fn nodes_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, nodes_per_second);
+/// A review of a 60-turn Copenhagen game (the first of the corpus that long, cut at 60 turns): 61
+/// positions searched on the review's budget, on one core. The aim is 10 s at most.
+fn review_of_a_game(c: &mut Criterion) {
+    use taflbot::engine::review::{review, BUDGET, CURVE};
+    let copenhagen = taflbot::rules::Variant::by_id("copenhagen").unwrap();
+    let moves = include_str!("../tests/data/copenhagen.csv")
+        .lines()
+        .map(|row| row.split(',').next().unwrap())
+        .find(|moves| moves.split_whitespace().count() >= 60)
+        .unwrap();
+    let sixty: Vec<&str> = moves.split_whitespace().take(60).collect();
+    let game = taflbot::notation::import_moves(copenhagen, &sixty.join(" ")).unwrap();
+    assert_eq!(game.turns().len(), 60);
+    let mut group = c.benchmark_group("review");
+    group.sample_size(10);
+    group.measurement_time(std::time::Duration::from_secs(40));
+    group.bench_function("copenhagen, 60 turns", |b| {
+        b.iter(|| black_box(review(&game, &CURVE, BUDGET)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, nodes_per_second, review_of_a_game);
 criterion_main!(benches);

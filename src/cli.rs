@@ -253,6 +253,51 @@ pub fn import(variant: &'static Variant, text: &str) -> Result<String, CliError>
     Ok(notation::write_record(&game, &[]))
 }
 
+/// `taflbot review`: the engine's review of the turns played from a position (or the start), on
+/// the review's fixed budget: each turn with the defenders' chance before and after it, its mark
+/// and the better turn, then each side's accuracy; or the same as JSON.
+pub fn review(
+    variant: &'static Variant,
+    position: Option<&str>,
+    turns: &[String],
+    json: bool,
+) -> Result<String, CliError> {
+    use crate::engine::review::{review, Mark, BUDGET, CURVE};
+    let game = replayed(variant, position, turns, json)?;
+    let r = review(&game, &CURVE, BUDGET);
+    if !json {
+        return Ok(crate::service::text::review_turns(&r, variant));
+    }
+    let side = |s: crate::rules::Side| variant.side_name(s).to_lowercase();
+    let listed: Vec<Value> = r
+        .turns
+        .iter()
+        .map(|t| {
+            json!({
+                "side": side(t.side),
+                "turn": t.played.join(" "),
+                "before": t.before,
+                "after": t.after,
+                "forced": t.forced,
+                "mark": t.mark.map(Mark::symbol),
+                "better": t.better.as_ref().map(|b| b.join(" ")),
+            })
+        })
+        .collect();
+    let accuracy = |s| r.accuracy(s);
+    Ok(json!({
+        "variant": variant.id,
+        "budget": BUDGET,
+        "turns": listed,
+        "accuracy": {
+            "attackers": accuracy(crate::rules::Side::Attackers),
+            "defenders": accuracy(crate::rules::Side::Defenders),
+        },
+    })
+    .to_string()
+        + "\n")
+}
+
 /// How `taflbot ai` should think: a level, or limits of its own.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AiOptions {

@@ -307,6 +307,17 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             lines.push(save(images, "import.png", &game.png));
         }
         Answer::Hint(hint) => lines.push(text::hint(&hint, s)),
+        Answer::Review { review, chart } => {
+            lines.push(text::review_file(&review).trim_end().to_string());
+            lines.push(text::review(&review, s));
+            if let Some(chart) = chart {
+                lines.push(save(
+                    images,
+                    &format!("review-{}.png", review.game.id),
+                    &chart,
+                ));
+            }
+        }
         Answer::Vacation {
             vacation,
             days_a_year,

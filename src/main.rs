@@ -148,6 +148,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The engine's review of a game: each turn's winning chances before and after, marked
+    /// ?! (inaccuracy), ? (mistake) or ?? (blunder) with the better turn, and each side's accuracy.
+    Review {
+        #[arg(long)]
+        variant: &'static Variant,
+        #[arg(long)]
+        position: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// One argument per turn, as for `replay`.
+        #[arg(allow_hyphen_values = true)]
+        turns: Vec<String>,
+    },
     /// Copy every table of one database into another that is empty: SQLite to PostgreSQL or
     /// back, in one transaction, with the row counts checked. Stop the bot first.
     CopyDb {
@@ -187,6 +201,12 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             gif,
             &out,
         ),
+        Command::Review {
+            variant,
+            position,
+            json,
+            turns,
+        } => cli::review(variant, position.as_deref(), &turns, json),
         Command::Perft {
             variant,
             position,

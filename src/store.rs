@@ -192,6 +192,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "tournament notices",
         include_str!("../migrations/0013_tournament_notices.sql"),
     ),
+    (
+        14,
+        "reviews",
+        include_str!("../migrations/0014_reviews.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations, by version: a new database begins with the whole schema at version 10,
@@ -216,6 +221,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         13,
         "tournament notices",
         include_str!("../migrations/postgres/0013_tournament_notices.sql"),
+    ),
+    (
+        14,
+        "reviews",
+        include_str!("../migrations/postgres/0014_reviews.sql"),
     ),
 ];
 

@@ -4,8 +4,8 @@
 use super::Spec;
 use crate::rules::Variant;
 use crate::service::{
-    Challenge, Crosstable, Exported, GameSummary, GameView, Hint, Imported, Leaderboard, News,
-    Person, Profile, Started, TournamentDone, TournamentView, Vacation,
+    Challenge, Crosstable, Exported, GameReview, GameSummary, GameView, Hint, Imported,
+    Leaderboard, News, Person, Profile, Started, TournamentDone, TournamentView, Vacation,
 };
 
 /// What a command did.
@@ -64,6 +64,11 @@ pub enum Answer {
     Imported(Imported),
     /// The engine's suggestion, for the caller only.
     Hint(Hint),
+    /// A finished game's review, with its chart.
+    Review {
+        review: GameReview,
+        chart: Option<Vec<u8>>,
+    },
     /// Where the caller's vacation stands.
     Vacation {
         vacation: Vacation,
@@ -111,6 +116,7 @@ impl std::fmt::Debug for Answer {
             Answer::Record(e) => write!(f, "Record(#{})", e.view.id),
             Answer::Imported(_) => f.write_str("Imported"),
             Answer::Hint(h) => write!(f, "Hint(#{})", h.game),
+            Answer::Review { review, .. } => write!(f, "Review(#{})", review.game.id),
             Answer::Vacation { .. } => f.write_str("Vacation"),
             Answer::Notify(on) => write!(f, "Notify({on})"),
             Answer::Help(specs) => {

@@ -172,6 +172,11 @@ pub async fn apply(
             Answer::Record(svc.export(me, game, here, room).await?)
         }
         Command::Hint { game } => Answer::Hint(svc.hint(me, game, here).await?),
+        Command::Review { game } => {
+            let review = svc.review(me, game, here).await?;
+            let chart = svc.review_chart(&review).await?;
+            Answer::Review { review, chart }
+        }
         Command::Import { moves, variant } => {
             let room = caller.upload_limit.saturating_sub(IMPORT_ROOM);
             Answer::Imported(svc.import(variant, &moves, room).await?)

@@ -264,6 +264,9 @@ pub enum Command {
     Hint {
         game: Option<i64>,
     },
+    Review {
+        game: Option<i64>,
+    },
     Import {
         moves: String,
         variant: &'static Variant,

@@ -66,7 +66,7 @@ pub const GROUPS: &[(&str, &str)] = &[(
 pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "challenge",
-        description: "Challenge someone, or taflbot itself, to a game.",
+        description: "Challenge someone, or taflbot, to a game.",
         more: concat!(
             "They answer with the buttons, or accept and decline; cancel withdraws it. Days per move: ",
             days_per_move!(),
@@ -168,7 +168,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "games",
-        description: "List the games in progress: yours, or another player's.",
+        description: "List games in progress: yours or another player's.",
         more: "Yours to move first, with deadlines.",
         options: &[opt("player", "Whose games (default: yours)", Kind::User)],
         read: |a| Ok(Command::Games { player: a.user("player")? }),
@@ -206,21 +206,21 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "abort",
-        description: "Call off a game before its first move: it ends with no result.",
+        description: "Call off a game before its first move, with no result.",
         options: &[GAME],
         read: |a| Ok(Command::Abort { game: a.number("game")? }),
         ..ROW
     },
     Spec {
         name: "draw",
-        description: "Offer a draw, or accept the one your opponent offered.",
+        description: "Offer a draw, or accept your opponent's.",
         options: &[GAME],
         read: |a| Ok(Command::Draw { game: a.number("game")? }),
         ..ROW
     },
     Spec {
         name: "takeback",
-        description: "Ask to take back your last turn, or agree when your opponent asks.",
+        description: "Ask to undo your last turn, or agree when your opponent asks.",
         more: "Your opponent answers with the buttons (or takeback, or takeback decline:true); against taflbot it is taken back at once. Never after the game ended.",
         options: &[GAME, opt("decline", "Decline your opponent's request instead", Kind::Flag)],
         read: |a| {
@@ -234,7 +234,7 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "declinedraw",
         aliases: &["decline draw"],
-        description: "Decline the draw your opponent offered.",
+        description: "Decline your opponent's draw offer.",
         more: "The Decline draw button does the same.",
         options: &[GAME],
         read: |a| Ok(Command::DeclineDraw { game: a.number("game")? }),
@@ -242,7 +242,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "vacation",
-        description: "Stop your clocks while you are away, or start them again.",
+        description: "Stop your clocks while away, or start them again.",
         more: "Days a year are limited (14 unless the server's taflbot says otherwise); opponents see that you are away. Without an option: where your vacation stands.",
         options: &[opt("set", "on to go away, off to come back", Kind::Switch)],
         guild_only: false,
@@ -251,7 +251,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "notify",
-        description: "Be told of your turns and reminders by direct message, or not.",
+        description: "Your turns and reminders by direct message, or not.",
         more: "Closed direct messages are said once in the game's thread, and the messages stop.",
         options: &[needed("dm", "on or off", Kind::Switch)],
         guild_only: false,
@@ -280,17 +280,25 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "record",
-        description: "Export a game: its record as text and the whole game as a GIF.",
+        description: "Export a game: its record as text and as a GIF.",
         options: &[GAME],
         read: |a| Ok(Command::Record { game: a.number("game")? }),
         ..ROW
     },
     Spec {
         name: "hint",
-        description: "The engine's suggestion, in a game against taflbot or a finished game.",
+        description: "The engine's suggestion (a game against taflbot, or a finished one).",
         more: "For a finished game: before its last turn when the board ended it, otherwise where it stopped.",
         options: &[GAME],
         read: |a| Ok(Command::Hint { game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
+        name: "review",
+        description: "A finished game's review: marked mistakes, accuracy, a chart.",
+        more: "Every turn is marked by the winning chance it gave away: ?! inaccuracy, ? mistake, ?? blunder, with the better turn. Without game: the game of this thread, or your latest.",
+        options: &[GAME],
+        read: |a| Ok(Command::Review { game: a.number("game")? }),
         ..ROW
     },
     Spec {

@@ -23,6 +23,8 @@ pub enum Button {
     DeclineTakeback(i64),
     /// A rematch of game N, which has ended.
     Rematch(i64),
+    /// The review of game N, which has ended.
+    Review(i64),
     /// Page `page` of the leaderboard of `variant`; the button to the next page (`forward`) or
     /// the one before. Its id names the variant by its id, so that a row added to the variant
     /// table never changes what a button posted earlier shows.
@@ -45,6 +47,7 @@ impl Button {
             Button::AcceptTakeback(n) => ("backyes", n),
             Button::DeclineTakeback(n) => ("backno", n),
             Button::Rematch(n) => ("rematch", n),
+            Button::Review(n) => ("review", n),
         }
     }
 
@@ -82,6 +85,7 @@ impl Button {
             "backyes" => Button::AcceptTakeback(n),
             "backno" => Button::DeclineTakeback(n),
             "rematch" => Button::Rematch(n),
+            "review" => Button::Review(n),
             _ => return None,
         })
     }
@@ -96,6 +100,7 @@ impl Button {
             Button::AcceptTakeback(_) => "Take back",
             Button::DeclineTakeback(_) => "Decline takeback",
             Button::Rematch(_) => "Rematch",
+            Button::Review(_) => "Review",
             Button::Page { forward: true, .. } => "Next page",
             Button::Page { forward: false, .. } => "Previous page",
         }
@@ -109,7 +114,7 @@ impl Button {
             Button::Decline(_) | Button::DeclineDraw(_) | Button::DeclineTakeback(_) => {
                 ButtonStyle::Danger
             }
-            Button::EndTurn(_) | Button::Page { .. } => ButtonStyle::Secondary,
+            Button::EndTurn(_) | Button::Page { .. } | Button::Review(_) => ButtonStyle::Secondary,
             Button::Rematch(_) => ButtonStyle::Primary,
         }
     }
@@ -128,6 +133,7 @@ impl Button {
                 decline: true,
             },
             Button::Rematch(n) => Command::Rematch { game: n },
+            Button::Review(n) => Command::Review { game: Some(n) },
             Button::Page { variant, page, .. } => Command::Leaderboard {
                 variant: Some(variant),
                 page: Some(page as i64),
@@ -151,6 +157,7 @@ mod tests {
             Button::AcceptTakeback(6),
             Button::DeclineTakeback(7),
             Button::Rematch(8),
+            Button::Review(9),
         ] {
             assert_eq!(Button::parse(&b.custom_id()), Some(b));
         }

@@ -12,6 +12,7 @@
 
 pub mod arena;
 pub mod eval;
+pub mod review;
 mod search;
 
 use std::time::Duration;

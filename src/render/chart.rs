@@ -166,3 +166,78 @@ pub(super) fn rgb_png_with(
     writer.finish().expect("writing to memory cannot fail");
     out
 }
+
+/// The chart of a reviewed game: the defenders' chance of winning (0 to 100 %) at the start and
+/// after each turn, in the defenders' colour over the attackers'; the marked turns as dots, larger
+/// and redder the worse the mark (`severity` 0 inaccuracy, 1 mistake, 2 blunder). `None` when it
+/// cannot be drawn.
+pub fn review_chart(
+    title: &str,
+    chances: &[f64],
+    marked: &[(usize, u8)],
+    theme: Theme,
+) -> Option<Vec<u8>> {
+    if chances.is_empty() {
+        return None;
+    }
+    register_font();
+    let (w, h) = CHART_SIZE;
+    let mut pixels = vec![0u8; (w * h * 3) as usize];
+    let colours = theme.colours();
+    let last = (chances.len() - 1).max(1) as f64;
+    let points: Vec<(f64, f64)> = chances
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i as f64, (c * 100.0).clamp(0.0, 100.0)))
+        .collect();
+    let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
+        let root = BitMapBackend::with_buffer(&mut pixels, CHART_SIZE).into_drawing_area();
+        root.fill(&rgb(colours.frame))?;
+        let text = rgb(colours.text);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, (FAMILY, 22).into_font().color(&text))
+            .margin(14)
+            .x_label_area_size(34)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0.0..last, 0.0..100.0)?;
+        chart.plotting_area().fill(&rgb(colours.attacker))?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .light_line_style(rgb(colours.grid).mix(0.0))
+            .bold_line_style(rgb(colours.grid).mix(0.35))
+            .axis_style(text)
+            .label_style((FAMILY, 15).into_font().color(&text))
+            .x_desc("turn")
+            .y_labels(5)
+            .x_label_formatter(&|t| format!("{t:.0}"))
+            .y_label_formatter(&|r| format!("{r:.0} %"))
+            .draw()?;
+        chart.draw_series(AreaSeries::new(
+            points.iter().copied(),
+            0.0,
+            rgb(colours.defender).filled(),
+        ))?;
+        chart.draw_series(LineSeries::new(
+            [(0.0, 50.0), (last, 50.0)],
+            rgb(colours.grid).stroke_width(1),
+        ))?;
+        chart.draw_series(LineSeries::new(
+            points.iter().copied(),
+            rgb(colours.defender_edge).stroke_width(2),
+        ))?;
+        let dot = [colours.crown, colours.moved, colours.red];
+        chart.draw_series(marked.iter().filter_map(|&(i, severity)| {
+            let p = *points.get(i)?;
+            let s = usize::from(severity.min(2));
+            Some(Circle::new(p, 4 + 2 * s as i32, rgb(dot[s]).filled()))
+        }))?;
+        root.present()?;
+        Ok(())
+    })();
+    if let Err(e) = drawn {
+        tracing::error!(error = %e, "a review chart could not be drawn");
+        return None;
+    }
+    Some(rgb_png(&pixels, w, h))
+}

@@ -15,7 +15,7 @@ mod theme;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-pub use chart::{rating_chart, Series, CHART_SIZE, MAX_SERIES};
+pub use chart::{rating_chart, review_chart, Series, CHART_SIZE, MAX_SERIES};
 pub use encode::{png_with as encode_png_with, GifWriter, PngSettings, TooLarge, PNG_SETTINGS};
 pub use prepare::{Mark, Prepared, HEADER, MARGIN, MAX_SIDE};
 pub use table::{crosstable, CrossRow, MAX_ROWS};

@@ -131,6 +131,10 @@ pub enum ServiceError {
     TournamentGame(i64),
     /// A rematch asked of a game still going.
     RematchOfLiveGame(i64),
+    /// A review asked of a game still going.
+    ReviewOfLiveGame(i64),
+    /// A review asked with no game named, by a player with no finished game.
+    NothingToReview,
     SeveralGames(Vec<i64>),
     NotAPlayer(i64),
     NotYourTurn {

@@ -32,6 +32,7 @@ mod moves;
 mod notices;
 mod ratings;
 mod rematch;
+mod reviews;
 mod rows;
 mod takeback;
 pub mod text;
@@ -54,6 +55,7 @@ pub use ratings::{
     PAIR_RESULTS_PER_DAY, REAL_LENGTH,
 };
 pub use rematch::Rematch;
+pub use reviews::GameReview;
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
 pub use takeback::Takeback;
 pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE};

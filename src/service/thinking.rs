@@ -88,6 +88,16 @@ impl Thinking {
         super::on_pool(&self.hints, work).await
     }
 
+    /// Runs an admitted review on the blocking pool, in the hints' places (a review is the
+    /// engine's work on a whole game where a hint is one position's).
+    pub async fn review<T: Send + 'static>(
+        &self,
+        _admitted: &Admitted<'_>,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ServiceError> {
+        super::on_pool(&self.hints, work).await
+    }
+
     /// The hint given before at this place, if it is remembered.
     pub fn remembered(&self, place: &HintPlace) -> Option<Hint> {
         self.rationing()
@@ -126,9 +136,18 @@ impl Admitted<'_> {
     /// The hint is answered at `now`: it is remembered for its place, and its player's pause
     /// begins.
     pub fn answered(self, now: i64, place: HintPlace, hint: &Hint) {
+        Self::remember(&mut self.thinking.rationing(), place, hint);
+        self.pause(now);
+    }
+
+    /// The work (a review) is done at `now`: its player's pause begins.
+    pub fn pause(self, now: i64) {
         let mut r = self.thinking.rationing();
         r.answered.retain(|_, at| *at + HINT_PAUSE > now);
         r.answered.insert(self.who.clone(), now);
+    }
+
+    fn remember(r: &mut Rationing, place: HintPlace, hint: &Hint) {
         if let Some(i) = r.remembered.iter().position(|(p, _)| *p == place) {
             r.remembered.remove(i);
         }

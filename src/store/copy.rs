@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, AnyPool, Row, ValueRef};
 use super::{begin_write, Engine, StoreError};
 
 /// The tables, in an order in which every row's references are already there.
-pub const TABLES: [&str; 10] = [
+pub const TABLES: [&str; 11] = [
     "players",
     "tournaments",
     "tournament_players",
@@ -18,6 +18,7 @@ pub const TABLES: [&str; 10] = [
     "notices",
     "ratings",
     "rating_changes",
+    "reviews",
 ];
 
 /// The tables with an identity column `id`, whose next value follows the rows copied.

@@ -263,3 +263,52 @@ async fn the_end_of_a_game_offers_a_rematch_with_the_sides_swapped() {
     assert!(new_game.rated);
     h.shutdown().await;
 }
+
+/// The end of a game also offers its review: the Review button and `/review` answer with the
+/// marked turns, every turn in a file and the chart; asked of a game still going, `/review` is
+/// refused privately.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_end_of_a_game_offers_its_review() {
+    let h = Harness::start("review").await;
+    let (game, thread) = h.game("brandubh").await;
+    let early = h
+        .slash(
+            ALICE,
+            thread,
+            "review",
+            &[("game", crate::fake_discord::Opt::Int(game))],
+        )
+        .await;
+    assert!(early.private());
+    assert!(
+        early.content().starts_with(&format!(
+            "Game #{game} is still going: a review comes after it ends"
+        )),
+        "{}",
+        early.content()
+    );
+    h.a_turn_each(game, thread).await;
+    let resigned = h.slash(BOB, thread, "resign", &[]).await;
+    let buttons = resigned.buttons();
+    assert!(buttons.contains(&format!("review:{game}")), "{buttons:?}");
+    assert!(buttons.contains(&format!("rematch:{game}")), "{buttons:?}");
+    let pressed = h.press(BOB, thread, &format!("review:{game}")).await;
+    assert!(!pressed.private());
+    assert!(
+        pressed
+            .content()
+            .starts_with(&format!("Review of game #{game} (Brandubh 7x7)")),
+        "{}",
+        pressed.content()
+    );
+    let names: Vec<&str> = pressed.files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [format!("review-{game}.txt"), format!("review-{game}.png")]
+    );
+    assert!(is_png(pressed.png()));
+    // In the game's thread, /review with no game means that game; now it is read back.
+    let asked = h.slash(ALICE, thread, "review", &[]).await;
+    assert_eq!(asked.content(), pressed.content());
+    h.shutdown().await;
+}

@@ -19,6 +19,7 @@ bob move e5-e2
 alice games
 bob resign
 alice record game:1
+alice review game:1
 ";
     let out = local(&db, &images, script.as_bytes());
     assert!(
@@ -63,6 +64,12 @@ alice record game:1
         text.contains("[Result \"attackers_won\"]") && text.contains("1... e5-e2"),
         "{text}"
     );
+    // The review: every turn with the defenders' chance, each side's accuracy, the chart saved.
+    assert!(text.contains("Review of game #1 (TYR 11x11"), "{text}");
+    assert!(text.contains("1. attackers d1-d3 (defenders "), "{text}");
+    assert!(text.contains("alice (attackers): accuracy "), "{text}");
+    let chart = images.join("review-1.png");
+    assert_eq!(&std::fs::read(&chart).unwrap()[1..4], b"PNG", "{text}");
     let picture = lines
         .iter()
         .find_map(|l| l.strip_prefix("picture: "))

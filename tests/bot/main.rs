@@ -28,6 +28,7 @@ mod notify;
 mod postgres;
 mod ratings;
 mod render;
+mod reviews;
 mod servers;
 mod service;
 mod shared;

@@ -106,6 +106,17 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             c.answer(reply.board(game.png)).await
         }
         Answer::Hint(hint) => c.answer(Reply::private(text::hint(&hint, STYLE))).await,
+        Answer::Review { review, chart } => {
+            let id = review.game.id;
+            let mut reply = Reply::text(text::review(&review, STYLE)).file(
+                &format!("review-{id}.txt"),
+                text::review_file(&review).into_bytes(),
+            );
+            if let Some(chart) = chart {
+                reply = reply.file(&format!("review-{id}.png"), chart);
+            }
+            c.answer(reply).await
+        }
         Answer::Vacation {
             vacation,
             days_a_year,
@@ -204,7 +215,9 @@ pub fn news_reply(news: &News, view: &GameView, png: Option<Vec<u8>>) -> Reply {
             reply.button(Button::EndTurn(view.id))
         }
         // The end of a game leads on: a rematch, the sides swapped.
-        _ if view.outcome.is_some() && news.posted() => reply.button(Button::Rematch(view.id)),
+        _ if view.outcome.is_some() && news.posted() => reply
+            .button(Button::Review(view.id))
+            .button(Button::Rematch(view.id)),
         _ => reply,
     }
 }

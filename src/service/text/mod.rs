@@ -15,11 +15,13 @@
 mod answers;
 mod news;
 mod refusal;
+mod reviews;
 mod tournaments;
 
 pub use answers::*;
 pub use news::*;
 pub use refusal::*;
+pub use reviews::*;
 pub use tournaments::*;
 
 use super::Person;

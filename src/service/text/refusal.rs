@@ -175,6 +175,10 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             "only the creator of tournament #{id}, or someone who manages this server, may do that"
         ),
         RematchOfLiveGame(id) => format!("game #{id} is still going: a rematch comes after it ends"),
+        ReviewOfLiveGame(id) => format!(
+            "game #{id} is still going: a review comes after it ends (a hint is the engine's help in a game against taflbot)"
+        ),
+        NothingToReview => "you have no finished game to review: name one with `game:`".to_string(),
         TournamentGame(id) => format!(
             "game #{id} is a tournament game and cannot be called off: resign instead, or leave the tournament"
         ),

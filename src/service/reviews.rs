@@ -1,0 +1,226 @@
+//! Reviews of finished games: the engine's view of every turn, kept once made.
+//!
+//! A review is asked of a finished game only, by anyone who may see it (its players, and anyone
+//! in the server it was played in). The engine's work is rationed as hints are (one at a time per
+//! player, a capped queue) and runs on the blocking pool. The review is stored: asking again,
+//! from any process, costs no engine time. Two processes making the same review at once store the
+//! same thing, so the second write changes nothing.
+
+use serde_json::{json, Value};
+
+use super::{GameView, Person, Service, ServiceError};
+use crate::engine::review::{review, Mark, Review, ReviewedTurn, BUDGET, CURVE};
+use crate::render::{review_chart, Theme};
+use crate::rules::Side;
+
+/// A game's review, with the game it is of.
+#[derive(Clone, Debug)]
+pub struct GameReview {
+    pub game: Box<GameView>,
+    pub review: Review,
+    /// Whether it was made for this answer (rather than read back).
+    pub fresh: bool,
+}
+
+impl Service {
+    /// The review of game `id` (or, without one, of the finished game whose thread `channel` is,
+    /// or else `who`'s latest finished game). Refused for a game still going.
+    pub async fn review(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<GameReview, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let id = match id {
+            Some(id) => id,
+            None => self.latest_finished(&mut conn, who, channel).await?,
+        };
+        let loaded = self.load(&mut conn, id).await?;
+        let view = Box::new(loaded.view());
+        if view.outcome.is_none() && !view.aborted {
+            return Err(ServiceError::ReviewOfLiveGame(id));
+        }
+        let stored: Option<String> =
+            sqlx::query_scalar("SELECT body FROM reviews WHERE game_id = $1")
+                .bind(id)
+                .fetch_optional(&mut *conn)
+                .await?;
+        drop(conn);
+        if let Some(review) = stored.as_deref().and_then(from_json) {
+            return Ok(GameReview {
+                game: view,
+                review,
+                fresh: false,
+            });
+        }
+        if stored.is_some() {
+            tracing::warn!(game = id, "a stored review could not be read: made again");
+        }
+        let admitted = self.thinking.admit(&who.key, self.now())?;
+        let game = loaded.game.clone();
+        let made = self
+            .thinking
+            .review(&admitted, move || review(&game, &CURVE, BUDGET))
+            .await?;
+        admitted.pause(self.now());
+        sqlx::query(
+            "INSERT INTO reviews (game_id, body, created_at) VALUES ($1, $2, $3)
+             ON CONFLICT (game_id) DO UPDATE SET body = excluded.body",
+        )
+        .bind(id)
+        .bind(to_json(&made).to_string())
+        .bind(self.now())
+        .execute(&self.pool)
+        .await?;
+        Ok(GameReview {
+            game: view,
+            review: made,
+            fresh: true,
+        })
+    }
+
+    /// The chart of a review: the defenders' chance over the game, the marked turns as dots.
+    /// Drawn on the blocking pool.
+    pub async fn review_chart(&self, r: &GameReview) -> Result<Option<Vec<u8>>, ServiceError> {
+        let title = format!("Game #{}: the defenders' chance of winning", r.game.id);
+        let chances = r.review.defenders_chances();
+        let marked: Vec<(usize, u8)> = r
+            .review
+            .turns
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| Some((i + 1, t.mark? as u8)))
+            .collect();
+        self.cpu(move |_| review_chart(&title, &chances, &marked, Theme::Classic))
+            .await
+    }
+
+    /// The finished game played in thread `channel`, or else `who`'s latest finished game.
+    async fn latest_finished(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        who: &Person,
+        channel: Option<&str>,
+    ) -> Result<i64, ServiceError> {
+        let found: Option<i64> = sqlx::query_scalar(
+            "SELECT g.id FROM games g
+             JOIN players pa ON pa.id = g.attacker JOIN players pd ON pd.id = g.defender
+             WHERE g.status = 'finished'
+               AND ((g.thread IS NOT NULL AND g.thread = $2) OR pa.key = $1 OR pd.key = $1)
+             ORDER BY CASE WHEN g.thread = $2 THEN 0 ELSE 1 END, g.id DESC LIMIT 1",
+        )
+        .bind(&who.key)
+        .bind(channel.unwrap_or(""))
+        .fetch_optional(&mut *conn)
+        .await?;
+        found.ok_or(ServiceError::NothingToReview)
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Attackers => "attackers",
+        Side::Defenders => "defenders",
+    }
+}
+
+/// A review as stored.
+fn to_json(r: &Review) -> Value {
+    let turns: Vec<Value> = r
+        .turns
+        .iter()
+        .map(|t| {
+            json!({
+                "side": side_name(t.side),
+                "played": t.played,
+                "before": t.before,
+                "after": t.after,
+                "forced": t.forced,
+                "mark": t.mark.map(Mark::name),
+                "better": t.better,
+            })
+        })
+        .collect();
+    json!({ "version": 1, "budget": BUDGET, "start": r.start, "turns": turns })
+}
+
+/// A stored review read back; `None` for one this taflbot cannot read (made again then).
+fn from_json(text: &str) -> Option<Review> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    if v["version"].as_i64() != Some(1) {
+        return None;
+    }
+    let strings = |v: &Value| -> Option<Vec<String>> {
+        v.as_array()?
+            .iter()
+            .map(|s| s.as_str().map(str::to_string))
+            .collect()
+    };
+    let turns = v["turns"]
+        .as_array()?
+        .iter()
+        .map(|t| {
+            Some(ReviewedTurn {
+                side: match t["side"].as_str()? {
+                    "attackers" => Side::Attackers,
+                    "defenders" => Side::Defenders,
+                    _ => return None,
+                },
+                played: strings(&t["played"])?,
+                before: t["before"].as_f64()?,
+                after: t["after"].as_f64()?,
+                forced: t["forced"].as_bool()?,
+                mark: match &t["mark"] {
+                    Value::Null => None,
+                    m => Some(Mark::parse(m.as_str()?)?),
+                },
+                better: match &t["better"] {
+                    Value::Null => None,
+                    b => Some(strings(b)?),
+                },
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Review {
+        turns,
+        start: v["start"].as_f64()?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_review_reads_back_as_it_was_stored_and_a_damaged_one_is_refused() {
+        let r = Review {
+            start: 0.55,
+            turns: vec![
+                ReviewedTurn {
+                    side: Side::Attackers,
+                    played: vec!["d1-d3".into()],
+                    before: 0.45,
+                    after: 0.2,
+                    forced: false,
+                    mark: Some(Mark::Blunder),
+                    better: Some(vec!["a4-c4".into()]),
+                },
+                ReviewedTurn {
+                    side: Side::Defenders,
+                    played: vec!["e5-e2".into()],
+                    before: 0.8,
+                    after: 0.8,
+                    forced: true,
+                    mark: None,
+                    better: None,
+                },
+            ],
+        };
+        let text = to_json(&r).to_string();
+        assert_eq!(from_json(&text), Some(r));
+        assert_eq!(from_json(&text.replace("blunder", "howler")), None);
+        assert_eq!(from_json("{\"version\": 1}"), None);
+        assert_eq!(from_json("not json"), None);
+    }
+}

@@ -1,0 +1,124 @@
+//! The words of a review: each side's accuracy and marks, the marked turns with the better turn,
+//! and every turn in a file of its own.
+
+use super::{listed, Style};
+use crate::engine::review::{Mark, Review, ReviewedTurn};
+use crate::rules::{Side, Variant};
+use crate::service::GameReview;
+
+fn percent(chance: f64) -> String {
+    format!("{:.0} %", chance * 100.0)
+}
+
+/// "2 inaccuracies, 1 mistake, no blunders".
+fn marks(counts: [usize; 3]) -> String {
+    let named = |n: usize, one: &str, many: &str| match n {
+        0 => format!("no {many}"),
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    };
+    format!(
+        "{}, {}, {}",
+        named(counts[0], "inaccuracy", "inaccuracies"),
+        named(counts[1], "mistake", "mistakes"),
+        named(counts[2], "blunder", "blunders")
+    )
+}
+
+/// One turn: "12. d1-d3?? (defenders 48 % → 91 %), better f4-f8".
+fn turn_line(number: usize, t: &ReviewedTurn, variant: &Variant) -> String {
+    let mark = t.mark.map_or("", Mark::symbol);
+    let defenders = |mover_chance: f64| match t.side {
+        Side::Defenders => mover_chance,
+        Side::Attackers => 1.0 - mover_chance,
+    };
+    let mut line = format!(
+        "{number}. {} {}{mark} ({} {} → {})",
+        variant.side_name(t.side).to_lowercase(),
+        t.played.join(" "),
+        variant.side_name(Side::Defenders).to_lowercase(),
+        percent(defenders(t.before)),
+        percent(defenders(t.after)),
+    );
+    if t.forced {
+        line.push_str(", forced");
+    }
+    if let Some(better) = &t.better {
+        line.push_str(&format!(", better {}", better.join(" ")));
+    }
+    line
+}
+
+/// The answer to `/review`: each side's accuracy and marks, then the marked turns.
+pub fn review(r: &GameReview, s: &dyn Style) -> String {
+    let g = &r.game;
+    let side_line = |side: Side| {
+        let accuracy = r
+            .review
+            .accuracy(side)
+            .map_or("no turn of choice".to_string(), |a| {
+                format!("accuracy {a:.0} %")
+            });
+        format!(
+            "{} ({}): {accuracy}; {}.",
+            s.name(&g.players[side]),
+            g.variant.side_name(side).to_lowercase(),
+            marks(r.review.marks(side))
+        )
+    };
+    let head = format!(
+        "Review of game #{} ({}), every position searched on the same budget:\n{}\n{}",
+        g.id,
+        g.variant.name,
+        side_line(Side::Attackers),
+        side_line(Side::Defenders)
+    );
+    let marked: Vec<String> = r
+        .review
+        .turns
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.mark.is_some())
+        .map(|(i, t)| s.code(&turn_line(i + 1, t, g.variant)))
+        .collect();
+    if marked.is_empty() {
+        return format!("{head}\nNo turn is marked: neither side gave much away.");
+    }
+    listed(
+        format!("{head}\nMarked turns (?! inaccuracy, ? mistake, ?? blunder):"),
+        marked.into_iter(),
+    )
+}
+
+/// Every turn of a review, one a line, for a file.
+pub fn review_file(r: &GameReview) -> String {
+    let g = &r.game;
+    format!(
+        "Review of game #{} ({}): the defenders' chance of winning before and after each turn.\n{}",
+        g.id,
+        g.variant.name,
+        review_turns(&r.review, g.variant)
+    )
+}
+
+/// Every turn of a review, one a line, then each side's accuracy and marks.
+pub fn review_turns(r: &Review, variant: &Variant) -> String {
+    let mut out = String::new();
+    for (i, t) in r.turns.iter().enumerate() {
+        out.push_str(&turn_line(i + 1, t, variant));
+        out.push('\n');
+    }
+    for side in [Side::Attackers, Side::Defenders] {
+        let accuracy = r
+            .accuracy(side)
+            .map_or("no turn of choice".to_string(), |a| {
+                format!("accuracy {a:.0} %")
+            });
+        out.push_str(&format!(
+            "The {}: {accuracy}; {}.\n",
+            variant.side_name(side).to_lowercase(),
+            marks(r.marks(side))
+        ));
+    }
+    out
+}

@@ -298,6 +298,60 @@ pub fn review(
         + "\n")
 }
 
+/// `taflbot puzzles`: puzzles cut from recorded games, one a line (`moves[,…,result]`, as the
+/// Copenhagen corpus writes them: the result `Black` or `White` for a game that ended by
+/// resignation), at most `limit`; JSON lines with `--json`.
+pub fn puzzles(
+    variant: &'static Variant,
+    text: &str,
+    limit: usize,
+    json: bool,
+    mut out: impl std::io::Write,
+) -> Result<(), CliError> {
+    use crate::engine::puzzle::cut;
+    use crate::rules::Side;
+    let mut made = 0;
+    for line in text.lines() {
+        if made >= limit {
+            break;
+        }
+        let mut fields = line.split(',');
+        let moves = fields.next().unwrap_or_default();
+        let Ok(game) = notation::import_moves(variant, moves) else {
+            continue;
+        };
+        let winner = match (game.outcome(), fields.next_back().map(str::trim)) {
+            (Some(o), _) => o.winner,
+            (None, Some("Black")) => Some(Side::Attackers),
+            (None, Some("White")) => Some(Side::Defenders),
+            _ => None,
+        };
+        let Some(puzzle) = winner.and_then(|w| cut(&game, w)) else {
+            continue;
+        };
+        made += 1;
+        let position = write_position(puzzle.game.position());
+        let solution = puzzle.written();
+        let written = if json {
+            json!({
+                "variant": variant.id,
+                "position": position,
+                "solution": solution,
+                "theme": puzzle.theme.name(),
+            })
+            .to_string()
+        } else {
+            format!(
+                "{position} | {} | {}",
+                solution.join(" "),
+                puzzle.theme.name()
+            )
+        };
+        writeln!(out, "{written}").map_err(|e| CliError::message(format!("cannot write: {e}")))?;
+    }
+    Ok(())
+}
+
 /// How `taflbot ai` should think: a level, or limits of its own.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AiOptions {

@@ -162,6 +162,21 @@ enum Command {
         #[arg(allow_hyphen_values = true)]
         turns: Vec<String>,
     },
+    /// Puzzles cut from recorded games: positions where the side to move wins by force with one
+    /// first move only. FILE has a game a line, as aagenielsen.dk writes moves (a last field
+    /// `Black` or `White` names the winner of a game ended by resignation).
+    Puzzles {
+        #[arg(long, default_value = "copenhagen")]
+        variant: &'static Variant,
+        #[arg(long)]
+        from: std::path::PathBuf,
+        /// Stop after this many puzzles.
+        #[arg(long, default_value_t = usize::MAX)]
+        limit: usize,
+        /// Print JSON lines: {"variant", "position", "solution", "theme"}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Copy every table of one database into another that is empty: SQLite to PostgreSQL or
     /// back, in one transaction, with the row counts checked. Stop the bot first.
     CopyDb {
@@ -201,6 +216,19 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             gif,
             &out,
         ),
+        Command::Puzzles {
+            variant,
+            from,
+            limit,
+            json,
+        } => {
+            let text = std::fs::read_to_string(&from).map_err(|e| {
+                cli::CliError::message(format!("cannot read {}: {e}", from.display()))
+            })?;
+            // Each puzzle as it is found: a long file takes a while.
+            cli::puzzles(variant, &text, limit, json, std::io::stdout().lock())?;
+            Ok(String::new())
+        }
         Command::Review {
             variant,
             position,

@@ -12,6 +12,7 @@
 
 pub mod arena;
 pub mod eval;
+pub mod puzzle;
 pub mod review;
 mod search;
 
@@ -244,6 +245,19 @@ pub fn think(game: &Game, settings: &Settings) -> Result<Thought, EngineError> {
     thought.nodes = nodes;
     thought.elapsed = elapsed;
     Ok(thought)
+}
+
+/// Every step the game allows now with its score for the side to move, each searched with a full
+/// window to the last depth finished within `limits`, best first.
+pub fn scored_steps(game: &Game, limits: Limits) -> Vec<(Step, i32)> {
+    let steps = steps(game);
+    if steps.is_empty() || game.outcome().is_some() {
+        return Vec::new();
+    }
+    let board = eval::Board::of(game.variant());
+    let mut search = search::Search::new(board, game, limits, 16);
+    search.exact_root = true;
+    search.run(&steps).root
 }
 
 /// The best step, or with a margin a step drawn among those scoring within it of the best (never

@@ -528,3 +528,69 @@ fn a_setting_out_of_its_range_is_one_sentence_naming_it() {
         );
     }
 }
+
+/// `taflbot puzzles` cuts puzzles from the corpus as JSON lines, whose position and solution
+/// `taflbot replay` reads back to a win for the side to move; `taflbot review` marks the turns.
+#[test]
+fn puzzles_print_positions_replay_solves_and_review_reads_a_game() {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/copenhagen.csv");
+    let out = taflbot(&["puzzles", "--from", corpus, "--limit", "2", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for p in &lines {
+        assert_eq!(p["variant"], "copenhagen");
+        let theme = p["theme"].as_str().unwrap();
+        assert!(
+            ["king escape", "king capture", "encirclement", "material"].contains(&theme),
+            "{theme}"
+        );
+        let position = p["position"].as_str().unwrap();
+        let solution: Vec<&str> = p["solution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert_eq!(solution.len() % 2, 1);
+        let solver = if position.ends_with(" a") {
+            "attackers"
+        } else {
+            "defenders"
+        };
+        let mut args = vec![
+            "replay",
+            "--variant",
+            "copenhagen",
+            "--position",
+            position,
+            "--json",
+        ];
+        args.extend(&solution);
+        let replayed = json(&taflbot(&args));
+        assert_eq!(replayed["status"], format!("{solver}_won"), "{replayed}");
+    }
+    let missing = taflbot(&["puzzles", "--from", "/nonexistent/games.csv"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read /nonexistent/games.csv"));
+
+    let review = taflbot(&[
+        "review",
+        "--variant",
+        "brandubh",
+        "--json",
+        "d1-e1",
+        "c4-c7",
+    ]);
+    let r = json(&review);
+    assert_eq!(r["turns"].as_array().unwrap().len(), 2);
+    assert_eq!(r["turns"][0]["turn"], "d1-e1");
+    assert!(r["accuracy"]["attackers"].as_f64().is_some());
+}

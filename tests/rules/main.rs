@@ -14,6 +14,7 @@ mod engine;
 mod fetlar;
 mod linnaeus;
 mod properties;
+mod puzzles;
 mod records;
 mod rule_by_rule;
 mod standard;

@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use taflbot::engine::{think, Limits, Settings};
+use taflbot::engine::{think, Settings};
 use taflbot::rules::Game;
 
 mod common;
@@ -38,13 +38,7 @@ fn nodes_per_second(c: &mut Criterion) {
             .into_iter()
             .map(Game::from_position)
             .collect();
-        let settings = Settings {
-            limits: Limits {
-                nodes: Some(NODES),
-                ..Limits::default()
-            },
-            ..Settings::depth(1)
-        };
+        let settings = Settings::nodes(NODES);
         let nodes: u64 = games
             .iter()
             .map(|g| think(g, &settings).unwrap().nodes)

@@ -11,7 +11,7 @@
 //! `cargo run --release --example winning_chance [-- GAMES]`
 
 use taflbot::engine::review::{fit, Curve, BUDGET, CURVE, THRESHOLDS};
-use taflbot::engine::{think, Limits, Settings};
+use taflbot::engine::{think, Settings};
 use taflbot::notation::import_moves;
 use taflbot::rules::random::Rng;
 use taflbot::rules::{Game, Side, Variant};
@@ -25,16 +25,6 @@ struct Sample {
     after_played: Option<i32>,
 }
 
-fn settings() -> Settings {
-    Settings {
-        limits: Limits {
-            nodes: Some(BUDGET),
-            ..Limits::default()
-        },
-        ..Settings::depth(1)
-    }
-}
-
 /// The score for the side to move; terminal positions by their result.
 fn score(game: &Game) -> i32 {
     let side = game.position().turn();
@@ -44,7 +34,7 @@ fn score(game: &Game) -> i32 {
             Some(_) => -taflbot::engine::WIN,
             None => 0,
         },
-        None => think(game, &settings()).map_or(0, |t| t.score),
+        None => think(game, &Settings::nodes(BUDGET)).map_or(0, |t| t.score),
     }
 }
 
@@ -60,7 +50,7 @@ fn sample(game: &Game, plies: usize, winner: Side) -> Option<Sample> {
         return None;
     }
     let side = g.position().turn();
-    let thought = think(&g, &settings()).ok()?;
+    let thought = think(&g, &Settings::nodes(BUDGET)).ok()?;
     let mut best = g.clone();
     for m in thought.moves() {
         best.play(m).ok()?;
@@ -103,11 +93,7 @@ fn main() {
         .lines()
         .filter_map(|row| {
             let mut cols = row.rsplitn(4, ',');
-            let winner = match cols.next()? {
-                "Black" => Side::Attackers,
-                "White" => Side::Defenders,
-                _ => return None,
-            };
+            let winner = taflbot::notation::listed_winner(cols.next()?)?;
             let moves = cols.nth(2)?;
             Some((import_moves(variant, moves).ok()?, winner))
         })

@@ -309,7 +309,6 @@ pub fn puzzles(
     mut out: impl std::io::Write,
 ) -> Result<(), CliError> {
     use crate::engine::puzzle::cut;
-    use crate::rules::Side;
     let mut made = 0;
     for line in text.lines() {
         if made >= limit {
@@ -320,11 +319,9 @@ pub fn puzzles(
         let Ok(game) = notation::import_moves(variant, moves) else {
             continue;
         };
-        let winner = match (game.outcome(), fields.next_back().map(str::trim)) {
-            (Some(o), _) => o.winner,
-            (None, Some("Black")) => Some(Side::Attackers),
-            (None, Some("White")) => Some(Side::Defenders),
-            _ => None,
+        let winner = match game.outcome() {
+            Some(o) => o.winner,
+            None => fields.next_back().and_then(notation::listed_winner),
         };
         let Some(puzzle) = winner.and_then(|w| cut(&game, w)) else {
             continue;

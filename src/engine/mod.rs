@@ -38,6 +38,17 @@ pub struct Limits {
     pub time: Option<Duration>,
 }
 
+impl Limits {
+    /// A search of about `nodes` positions, however deep that goes.
+    pub const fn nodes(nodes: u64) -> Limits {
+        Limits {
+            depth: None,
+            nodes: Some(nodes),
+            time: None,
+        }
+    }
+}
+
 /// How to think: the limits of each step's search, and how far below the best a step may score
 /// and still be chosen (the weaker levels), by chance drawn from `seed`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +76,14 @@ impl Settings {
             margin: 0,
             seed: 0,
             table_bits: 18,
+        }
+    }
+
+    /// A search of about `nodes` positions for each step: the same work on every run.
+    pub fn nodes(nodes: u64) -> Settings {
+        Settings {
+            limits: Limits::nodes(nodes),
+            ..Settings::depth(1)
         }
     }
 

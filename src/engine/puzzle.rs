@@ -18,8 +18,8 @@ pub const MAX_SOLVER_MOVES: u32 = 2;
 /// How far behind the solution the best other first move must be, in the solver's winning
 /// chance.
 pub const SECOND_BEST_GAP: f64 = 0.7;
-/// Positions searched to score the other first moves.
-const BUDGET: u64 = 20_000;
+/// How far the engine searches to score the other first moves and to choose the reply.
+const LIMITS: Limits = Limits::nodes(20_000);
 
 /// What a puzzle is about: how its solution wins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -60,10 +60,6 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
-    pub fn solver(&self) -> Side {
-        self.game.position().turn()
-    }
-
     /// The solution in canonical text, each move as written in the position it is played in.
     pub fn written(&self) -> Vec<String> {
         super::written(
@@ -95,18 +91,18 @@ pub fn wins_within(game: &Game, moves: u32) -> bool {
 /// asked for.
 fn winning_moves(game: &Game, moves: u32) -> impl Iterator<Item = Move> + '_ {
     let side = game.position().turn();
-    let mut legal = if moves == 0 || game.outcome().is_some() {
+    let mut next: Vec<(Move, Game)> = if moves == 0 || game.outcome().is_some() {
         Vec::new()
     } else {
         game.legal_moves()
+            .into_iter()
+            .filter_map(|m| Some((m, after(game, m)?)))
+            .collect()
     };
     // The moves that end the game first: they answer most positions at once.
-    legal.sort_by_key(|&m| after(game, m).map_or(2, |g| u8::from(g.outcome().is_none())));
-    legal.into_iter().filter(move |&m| {
-        let Some(g) = after(game, m) else {
-            return false;
-        };
-        match g.outcome() {
+    next.sort_by_key(|(_, g)| g.outcome().is_none());
+    next.into_iter().filter_map(move |(m, g)| {
+        let wins = match g.outcome() {
             Some(o) => o.winner == Some(side),
             None if moves > 1 => {
                 let replies = g.legal_moves();
@@ -119,24 +115,20 @@ fn winning_moves(game: &Game, moves: u32) -> impl Iterator<Item = Move> + '_ {
                     })
             }
             None => false,
-        }
+        };
+        wins.then_some(m)
     })
 }
 
-/// The reply that holds out longest against `g`'s winning side (the engine's best), among those
-/// after which the solver still wins within `moves`: the solution's line.
+/// The engine's best reply in `g`: the solution's line (the solver wins after every reply, so
+/// after this one too).
 fn best_reply(g: &Game) -> Option<Move> {
-    let scored = scored_steps(
-        g,
-        Limits {
-            nodes: Some(BUDGET),
-            ..Limits::default()
-        },
-    );
-    scored.into_iter().find_map(|(s, _)| match s {
-        Step::Move(m) => Some(m),
-        Step::EndTurn => None,
-    })
+    scored_steps(g, LIMITS)
+        .into_iter()
+        .find_map(|(s, _)| match s {
+            Step::Move(m) => Some(m),
+            Step::EndTurn => None,
+        })
 }
 
 /// A puzzle at this position, if it is one: a forced win in `moves` solver moves or fewer (the
@@ -150,14 +142,7 @@ pub fn at(game: &Game, curve: &Curve) -> Option<Puzzle> {
     };
     // No other first move wins at once, nor in as many moves: checked above. The engine's best
     // other first move must also be far behind.
-    let others = scored_steps(
-        game,
-        Limits {
-            nodes: Some(BUDGET),
-            ..Limits::default()
-        },
-    );
-    let second = others
+    let second = scored_steps(game, LIMITS)
         .iter()
         .filter(|(s, _)| *s != Step::Move(first))
         .map(|&(_, score)| curve.chance(side, score))
@@ -191,19 +176,20 @@ pub fn cut(game: &Game, winner: Side) -> Option<Puzzle> {
         return None;
     }
     // Each position stands alone, as a puzzle is stored and played: from its position, without
-    // the game's history (which also keeps the many clones of the search cheap).
+    // the game's history (which also keeps the many clones of the search cheap). Only the last
+    // few are looked at.
+    let first_looked_at = turns.len().saturating_sub(2 * MAX_SOLVER_MOVES as usize);
     let mut replay = Game::from_position(game.start().clone());
-    let mut positions = vec![replay.clone()];
-    for t in turns {
+    let mut positions = Vec::new();
+    for (i, t) in turns.iter().enumerate() {
+        if i >= first_looked_at {
+            positions.push(Game::from_position(replay.position().clone()));
+        }
         replay.play(t.moves[0].mv).ok()?;
-        positions.push(Game::from_position(replay.position().clone()));
     }
+    positions.push(Game::from_position(replay.position().clone()));
     let mut found: Option<Puzzle> = None;
-    for p in positions
-        .iter()
-        .rev()
-        .take(2 * MAX_SOLVER_MOVES as usize + 1)
-    {
+    for p in positions.iter().rev() {
         if p.outcome().is_some() || p.position().turn() != winner {
             continue;
         }

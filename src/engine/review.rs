@@ -6,7 +6,7 @@
 
 use crate::rules::{BySide, Game, Side};
 
-use super::{steps, think, written, Limits, Settings, WON};
+use super::{steps, think, written, Settings, WON};
 
 /// Positions searched for each position of a reviewed game (each step of a turn, for the turns
 /// of several steps). The same for every game, so that a review is the same however often it
@@ -176,16 +176,6 @@ struct Scored {
     forced: bool,
 }
 
-fn settings(budget: u64) -> Settings {
-    Settings {
-        limits: Limits {
-            nodes: Some(budget),
-            ..Limits::default()
-        },
-        ..Settings::depth(1)
-    }
-}
-
 /// Scores a position: by its result when the game is over there, otherwise by a search.
 fn score(game: &Game, curve: &Curve, budget: u64) -> Scored {
     let side = game.position().turn();
@@ -202,7 +192,7 @@ fn score(game: &Game, curve: &Curve, budget: u64) -> Scored {
         };
     }
     let forced = steps(game).len() == 1;
-    match think(game, &settings(budget)) {
+    match think(game, &Settings::nodes(budget)) {
         Ok(t) => Scored {
             chance: curve.chance(side, t.score),
             best: written(game, &t.turn),

@@ -41,6 +41,17 @@ fn names(squares: &[Square]) -> String {
         .join(", ")
 }
 
+/// The winner named by the result field of an aagenielsen.dk game list, as the Copenhagen corpus
+/// writes it: `Black` (the attackers) or `White` (the defenders); a draw or an unfinished game
+/// names none.
+pub fn listed_winner(result: &str) -> Option<Side> {
+    match result.trim() {
+        "Black" => Some(Side::Attackers),
+        "White" => Some(Side::Defenders),
+        _ => None,
+    }
+}
+
 /// Replays a list of moves from the variant's start, checking every move and every capture the
 /// list names. Move numbers (`12.`) are skipped.
 pub fn import_moves(variant: &'static Variant, text: &str) -> Result<Game, ImportError> {

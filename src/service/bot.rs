@@ -372,7 +372,7 @@ impl Service {
         let probe = game.clone();
         let thought = self
             .thinking
-            .hint(&admitted, move || {
+            .admitted(&admitted, move || {
                 engine::think(&probe, &Settings::level(HINT_LEVEL, seed))
             })
             .await?

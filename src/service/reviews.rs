@@ -61,7 +61,7 @@ impl Service {
         let game = loaded.game.clone();
         let made = self
             .thinking
-            .review(&admitted, move || review(&game, &CURVE, BUDGET))
+            .admitted(&admitted, move || review(&game, &CURVE, BUDGET))
             .await?;
         admitted.pause(self.now());
         sqlx::query(

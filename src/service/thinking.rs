@@ -79,18 +79,9 @@ impl Thinking {
         super::on_pool(&self.turns, work).await
     }
 
-    /// Runs an admitted hint on the blocking pool once a place for hints is free.
-    pub async fn hint<T: Send + 'static>(
-        &self,
-        _admitted: &Admitted<'_>,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, ServiceError> {
-        super::on_pool(&self.hints, work).await
-    }
-
-    /// Runs an admitted review on the blocking pool, in the hints' places (a review is the
-    /// engine's work on a whole game where a hint is one position's).
-    pub async fn review<T: Send + 'static>(
+    /// Runs admitted work (a hint, or a review: the engine's work on a whole game where a hint
+    /// is one position's) on the blocking pool once a place for hints is free.
+    pub async fn admitted<T: Send + 'static>(
         &self,
         _admitted: &Admitted<'_>,
         work: impl FnOnce() -> T + Send + 'static,

@@ -2,7 +2,7 @@
 //! a review is stored once made, and a game still going or from another server is refused.
 
 use taflbot::engine::review::{Mark, BUDGET};
-use taflbot::engine::{think, Limits, Settings};
+use taflbot::engine::{think, Settings};
 use taflbot::rules::{Game, Reason, Side, Variant};
 use taflbot::service::{Scope, Service, ServiceError, SideChoice};
 
@@ -31,13 +31,7 @@ fn let_out_with(seed: u64) -> Option<Vec<String>> {
     let brandubh = Variant::by_id("brandubh").unwrap();
     let mut game = Game::new(brandubh);
     let mut moves = Vec::new();
-    let review_budget = Settings {
-        limits: Limits {
-            nodes: Some(BUDGET),
-            ..Limits::default()
-        },
-        ..Settings::depth(1)
-    };
+    let review_budget = Settings::nodes(BUDGET);
     loop {
         if game.outcome().is_some() || moves.len() > 200 {
             return None;

@@ -136,11 +136,7 @@ pub fn replay_set(variant: &str, set: &str) -> SetReplay {
         };
         out.ended += 1;
         out.timeouts += usize::from(outcome.reason == taflbot::rules::Reason::Timeout);
-        let winner = match result {
-            "Black" => Some(taflbot::rules::Side::Attackers),
-            "White" => Some(taflbot::rules::Side::Defenders),
-            _ => None,
-        };
+        let winner = taflbot::notation::listed_winner(result);
         if outcome.winner != winner {
             out.failures.push(format!(
                 "game {}: the moves end it as {outcome:?}, the record says {result}",

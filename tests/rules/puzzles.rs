@@ -4,7 +4,7 @@
 //! cutter's search.
 
 use taflbot::engine::puzzle::{cut, MAX_SOLVER_MOVES};
-use taflbot::notation::{import_moves, play_turn, TurnEnd};
+use taflbot::notation::{import_moves, listed_winner, play_turn, TurnEnd};
 use taflbot::rules::{parse_position, write_position, Game, Side, Variant};
 
 /// Whether the side to move wins, whatever the other side does, within `moves` of its own moves.
@@ -43,11 +43,9 @@ fn puzzles_cut_from_the_corpus_are_sound() {
         }
         let mut fields = row.split(',');
         let game = import_moves(copenhagen, fields.next().unwrap()).unwrap();
-        let winner = match (game.outcome(), fields.next_back()) {
-            (Some(o), _) => o.winner,
-            (None, Some("Black")) => Some(Side::Attackers),
-            (None, Some("White")) => Some(Side::Defenders),
-            _ => None,
+        let winner = match game.outcome() {
+            Some(o) => o.winner,
+            None => fields.next_back().and_then(listed_winner),
         };
         puzzles.extend(winner.and_then(|w| cut(&game, w)));
     }

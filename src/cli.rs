@@ -314,14 +314,8 @@ pub fn puzzles(
         if made >= limit {
             break;
         }
-        let mut fields = line.split(',');
-        let moves = fields.next().unwrap_or_default();
-        let Ok(game) = notation::import_moves(variant, moves) else {
+        let Some((game, winner)) = notation::recorded_game(variant, line) else {
             continue;
-        };
-        let winner = match game.outcome() {
-            Some(o) => o.winner,
-            None => fields.next_back().and_then(notation::listed_winner),
         };
         let Some(puzzle) = winner.and_then(|w| cut(&game, w)) else {
             continue;

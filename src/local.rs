@@ -318,6 +318,17 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
                 ));
             }
         }
+        Answer::Puzzle(shown) => {
+            lines.push(text::puzzle_shown(&shown, s));
+            let name = format!("puzzle-{}.png", shown.puzzle.id);
+            lines.push(save(images, &name, &shown.png));
+        }
+        Answer::Solve(step) => {
+            lines.push(text::solve_step(&step, s));
+            let name = format!("puzzle-{}.png", step.puzzle.id);
+            lines.push(save(images, &name, &step.png));
+        }
+        Answer::DailyPuzzle(setting) => lines.push(text::daily_setting(&setting, s)),
         Answer::Vacation {
             vacation,
             days_a_year,

@@ -177,6 +177,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Store puzzles in the database: cut from recorded games (one a line, as the Copenhagen
+    /// corpus writes them), or read from JSON lines as `puzzles --json` writes them (each checked
+    /// again). Without --from, every puzzle of the Copenhagen corpus taflbot carries (as the bot
+    /// does in the background on its first start; this takes several minutes).
+    ImportPuzzles {
+        /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
+        #[arg(long)]
+        db: Option<String>,
+        /// The variant of the games in the file (JSON lines name their own).
+        #[arg(long, default_value = "copenhagen")]
+        variant: &'static Variant,
+        #[arg(long)]
+        from: Option<std::path::PathBuf>,
+        /// Stop after this many puzzles found in the file.
+        #[arg(long, default_value_t = usize::MAX)]
+        limit: usize,
+    },
     /// Copy every table of one database into another that is empty: SQLite to PostgreSQL or
     /// back, in one transaction, with the row counts checked. Stop the bot first.
     CopyDb {
@@ -306,6 +323,12 @@ fn run(args: Args) -> Result<String, cli::CliError> {
         }
         Command::Local { db, images } => local(db, &images),
         Command::CopyDb { from, to } => copy_db(&from, &to),
+        Command::ImportPuzzles {
+            db,
+            variant,
+            from,
+            limit,
+        } => import_puzzles(db, variant, from.as_deref(), limit),
         Command::Run { images } => match taflbot::discord::Config::from_env() {
             Ok(Some(config)) => bot(config),
             Ok(None) => {
@@ -338,11 +361,70 @@ fn local(db: Option<String>, images: &std::path::Path) -> Result<String, cli::Cl
         let service = open_service(&database_url(db)).await?;
         let stdin = std::io::stdin();
         let interactive = stdin.is_terminal();
+        // At a terminal, puzzles are made in the background as the bot makes them (a script's
+        // short session leaves them be).
+        let (_stop, stopped) = tokio::sync::watch::channel(false);
+        if interactive {
+            service.spawn_puzzle_maker(std::time::Duration::from_secs(60), true, stopped);
+        }
         let mut out = std::io::stdout();
         taflbot::local::run(&service, stdin.lock(), &mut out, images, interactive)
             .await
             .map_err(|e| cli::CliError::message(format!("local mode stopped: {e}")))?;
         Ok(String::new())
+    })
+}
+
+/// `taflbot import-puzzles`: a file's puzzles, or the corpus's batch after batch.
+fn import_puzzles(
+    db: Option<String>,
+    variant: &'static Variant,
+    from: Option<&std::path::Path>,
+    limit: usize,
+) -> Result<String, cli::CliError> {
+    let runtime = runtime()?;
+    runtime.block_on(async {
+        let service = open_service(&database_url(db)).await?;
+        let failed = |e: taflbot::service::ServiceError| {
+            cli::CliError::message(format!("puzzles not stored: {e}"))
+        };
+        let Some(path) = from else {
+            use taflbot::service::{Progress, CORPUS};
+            let before = service.puzzle_count().await.map_err(failed)?;
+            loop {
+                match service.cut_corpus(CORPUS).await.map_err(failed)? {
+                    Progress::Worked => {}
+                    Progress::Done => break,
+                    Progress::Busy => {
+                        return Err(cli::CliError::message(
+                            "another process is cutting the corpus now: it will finish it",
+                        ))
+                    }
+                }
+            }
+            let after = service.puzzle_count().await.map_err(failed)?;
+            return Ok(format!(
+                "the corpus is cut: {} new puzzles, {after} in all\n",
+                after - before
+            ));
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| cli::CliError::message(format!("cannot read {}: {e}", path.display())))?;
+        let (new, problems) = service
+            .import_puzzles(variant, &text, limit)
+            .await
+            .map_err(failed)?;
+        let mut out = format!("{new} new puzzles stored\n");
+        for p in problems.iter().take(10) {
+            out.push_str(&format!("not used: {p}\n"));
+        }
+        if problems.len() > 10 {
+            out.push_str(&format!(
+                "and {} more lines not used\n",
+                problems.len() - 10
+            ));
+        }
+        Ok(out)
     })
 }
 

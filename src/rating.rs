@@ -121,6 +121,14 @@ pub fn rate(
     )
 }
 
+/// Rates one contest between two ratings where one side won (a puzzle tried: the player against
+/// the puzzle). Returns the new ratings, `a` first.
+pub fn duel(a: Rating, b: Rating, a_won: bool) -> (Rating, Rating) {
+    let outcome = if a_won { Outcomes::WIN } else { Outcomes::LOSS };
+    let (a, b) = glicko2(&a.glicko(0.0), &b.glicko(0.0), &outcome, &config());
+    (Rating::from_glicko(a, 0.0), Rating::from_glicko(b, 0.0))
+}
+
 /// The defenders' share of the points in a variant before any game here, where a large record of
 /// play elsewhere shows it: Copenhagen 56 % (1,721 finished games from aagenielsen.dk: 960 won by
 /// the defenders, 7 drawn, 754 lost) and Brandubh 60 % (518 games: 308 won, 2 drawn, 208 lost).

@@ -197,6 +197,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "reviews",
         include_str!("../migrations/0014_reviews.sql"),
     ),
+    (
+        15,
+        "puzzles",
+        include_str!("../migrations/0015_puzzles.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations, by version: a new database begins with the whole schema at version 10,
@@ -226,6 +231,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         14,
         "reviews",
         include_str!("../migrations/postgres/0014_reviews.sql"),
+    ),
+    (
+        15,
+        "puzzles",
+        include_str!("../migrations/postgres/0015_puzzles.sql"),
     ),
 ];
 

@@ -4,8 +4,9 @@
 use super::Spec;
 use crate::rules::Variant;
 use crate::service::{
-    Challenge, Crosstable, Exported, GameReview, GameSummary, GameView, Hint, Imported,
-    Leaderboard, News, Person, Profile, Started, TournamentDone, TournamentView, Vacation,
+    Challenge, Crosstable, DailySetting, Exported, GameReview, GameSummary, GameView, Hint,
+    Imported, Leaderboard, News, Person, Profile, PuzzleShown, SolveStep, Started, TournamentDone,
+    TournamentView, Vacation,
 };
 
 /// What a command did.
@@ -69,6 +70,12 @@ pub enum Answer {
         review: GameReview,
         chart: Option<Vec<u8>>,
     },
+    /// A puzzle opened for the caller (or shown again), for them alone.
+    Puzzle(PuzzleShown),
+    /// A move in the caller's puzzle, and how it went.
+    Solve(SolveStep),
+    /// Where the server's daily puzzle goes now.
+    DailyPuzzle(DailySetting),
     /// Where the caller's vacation stands.
     Vacation {
         vacation: Vacation,
@@ -117,6 +124,9 @@ impl std::fmt::Debug for Answer {
             Answer::Imported(_) => f.write_str("Imported"),
             Answer::Hint(h) => write!(f, "Hint(#{})", h.game),
             Answer::Review { review, .. } => write!(f, "Review(#{})", review.game.id),
+            Answer::Puzzle(p) => write!(f, "Puzzle(#{})", p.puzzle.id),
+            Answer::Solve(step) => write!(f, "Solve(#{}, {:?})", step.puzzle.id, step.how),
+            Answer::DailyPuzzle(d) => write!(f, "DailyPuzzle({:?})", d.channel),
             Answer::Vacation { .. } => f.write_str("Vacation"),
             Answer::Notify(on) => write!(f, "Notify({on})"),
             Answer::Help(specs) => {

@@ -177,6 +177,13 @@ pub async fn apply(
             let chart = svc.review_chart(&review).await?;
             Answer::Review { review, chart }
         }
+        Command::Puzzle { variant, number } => {
+            Answer::Puzzle(svc.puzzle(me, variant, number).await?)
+        }
+        Command::Solve { mv } => Answer::Solve(svc.solve(me, &mv).await?),
+        Command::DailyPuzzle { on } => {
+            Answer::DailyPuzzle(svc.set_daily_puzzle(caller.manages, here, on).await?)
+        }
         Command::Import { moves, variant } => {
             let room = caller.upload_limit.saturating_sub(IMPORT_ROOM);
             Answer::Imported(svc.import(variant, &moves, room).await?)

@@ -84,6 +84,8 @@ pub enum Kind {
     Tournament,
     /// A count from 1 (rounds, players).
     Count,
+    /// A puzzle number.
+    Puzzle,
 }
 
 impl Kind {
@@ -103,6 +105,7 @@ impl Kind {
             Kind::Format => "a format: round-robin, swiss or knockout",
             Kind::Tournament => "a tournament number (write tournament:3)",
             Kind::Count => "a whole number from 1",
+            Kind::Puzzle => "a puzzle number (write number:12)",
         }
     }
 }
@@ -267,6 +270,17 @@ pub enum Command {
     Review {
         game: Option<i64>,
     },
+    Puzzle {
+        variant: Option<&'static Variant>,
+        number: Option<i64>,
+    },
+    Solve {
+        mv: String,
+    },
+    /// A daily puzzle in the channel given from, or none.
+    DailyPuzzle {
+        on: bool,
+    },
     Import {
         moves: String,
         variant: &'static Variant,
@@ -363,12 +377,23 @@ pub fn usage(spec: &Spec) -> String {
     out
 }
 
+/// How a command is written in short, its optional options as one `[…]`: `/move move […]`.
+pub fn short_usage(spec: &Spec) -> String {
+    let mut out = format!("/{}", spec.name);
+    for o in spec.options.iter().filter(|o| o.required) {
+        out.push_str(&format!(" {}", o.name));
+    }
+    if spec.options.iter().any(|o| !o.required) {
+        out.push_str(" […]");
+    }
+    out
+}
+
 /// The help text: every command with its usage and what it does in a line. `code` shows a
 /// usage as the front end shows commands.
 pub fn help(code: impl Fn(&str) -> String) -> String {
     let mut out = String::from(
-        "taflbot: tafl games by correspondence. Challenge someone, then take turns with move; \
-         the board is shown after every move.\n",
+        "taflbot: tafl by correspondence. Challenge someone, then take turns with move.\n",
     );
     let mut groups_shown: Vec<&str> = Vec::new();
     for c in COMMANDS {
@@ -389,13 +414,14 @@ pub fn help(code: impl Fn(&str) -> String) -> String {
             out.push_str(group_description(group));
             continue;
         }
-        out.push_str(&code(&usage(c)));
+        out.push_str(&code(&short_usage(c)));
         out.push_str(": ");
         out.push_str(c.description);
     }
     out.push_str(&format!(
-        "\n\ngame is needed only when several of your games could be meant. A move not made \
-         in time loses the game; a reminder comes a day before. {} tells all about one command.",
+        "\n\n[…]: options that may be left out; game is needed only when several of yours \
+         could be meant. A move not made in time loses; a reminder comes a day before. {} \
+         tells all.",
         code("/help command")
     ));
     out

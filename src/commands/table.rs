@@ -168,7 +168,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "games",
-        description: "List games in progress: yours or another player's.",
+        description: "Games in progress: yours or another player's.",
         more: "Yours to move first, with deadlines.",
         options: &[opt("player", "Whose games (default: yours)", Kind::User)],
         read: |a| Ok(Command::Games { player: a.user("player")? }),
@@ -192,7 +192,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "profile",
-        description: "A player's ratings, results and games, with a chart.",
+        description: "A player's ratings, results and games.",
         options: &[opt("player", "Whose profile (default: yours)", Kind::User)],
         read: |a| Ok(Command::Profile { player: a.user("player")? }),
         ..ROW
@@ -206,7 +206,8 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "abort",
-        description: "Call off a game before its first move, with no result.",
+        description: "Call off a game before its first move.",
+        more: "It ends with no result.",
         options: &[GAME],
         read: |a| Ok(Command::Abort { game: a.number("game")? }),
         ..ROW
@@ -287,7 +288,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "hint",
-        description: "The engine's suggestion (a game against taflbot, or a finished one).",
+        description: "The engine's suggestion (against taflbot, or after a game).",
         more: "For a finished game: before its last turn when the board ended it, otherwise where it stopped.",
         options: &[GAME],
         read: |a| Ok(Command::Hint { game: a.number("game")? }),
@@ -302,8 +303,45 @@ pub const COMMANDS: &[Spec] = &[
         ..ROW
     },
     Spec {
+        name: "puzzle",
+        description: "A puzzle from real games, for you alone.",
+        more: "One near your puzzle rating that you have not tried; one open is shown again. Only a first try is rated. Answer with solve.",
+        options: &[
+            opt("variant", "The variant (default: your last one)", Kind::Variant),
+            opt("number", "A puzzle by its number, e.g. the daily one", Kind::Puzzle),
+        ],
+        guild_only: false,
+        read: |a| {
+            Ok(Command::Puzzle {
+                variant: a.variant("variant")?,
+                number: a.number("number")?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "solve",
+        description: "Your move in your open puzzle, e.g. e1-e5.",
+        more: "A right move is answered by the other side's reply; a wrong one ends the try and shows the solution.",
+        options: &[needed("move", "Your move, e.g. e1-e5", Kind::Text)],
+        guild_only: false,
+        read: |a| Ok(Command::Solve { mv: a.needed_text("move")? }),
+        ..ROW
+    },
+    Spec {
+        name: "dailypuzzle",
+        description: "Server managers: a daily puzzle here, or none.",
+        options: &[needed("set", "on: post here each day; off: stop", Kind::Switch)],
+        read: |a| {
+            Ok(Command::DailyPuzzle {
+                on: a.switch("set")?.ok_or_else(|| a.missing("set"))?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
         name: "import",
-        description: "Replay a move list from aagenielsen.dk (\"d1-d3 e5-e2 ...\").",
+        description: "Replay a move list from aagenielsen.dk.",
         more: "Every move and capture is checked; the answer is its record, a GIF and the final board.",
         options: &[
             needed("moves", "The moves, space-separated, as aagenielsen.dk writes them", Kind::Text),

@@ -25,6 +25,8 @@ pub enum Button {
     Rematch(i64),
     /// The review of game N, which has ended.
     Review(i64),
+    /// Puzzle N opened for the presser (under a daily puzzle).
+    Puzzle(i64),
     /// Page `page` of the leaderboard of `variant`; the button to the next page (`forward`) or
     /// the one before. Its id names the variant by its id, so that a row added to the variant
     /// table never changes what a button posted earlier shows.
@@ -48,6 +50,7 @@ impl Button {
             Button::DeclineTakeback(n) => ("backno", n),
             Button::Rematch(n) => ("rematch", n),
             Button::Review(n) => ("review", n),
+            Button::Puzzle(n) => ("puzzle", n),
         }
     }
 
@@ -86,6 +89,7 @@ impl Button {
             "backno" => Button::DeclineTakeback(n),
             "rematch" => Button::Rematch(n),
             "review" => Button::Review(n),
+            "puzzle" => Button::Puzzle(n),
             _ => return None,
         })
     }
@@ -101,6 +105,7 @@ impl Button {
             Button::DeclineTakeback(_) => "Decline takeback",
             Button::Rematch(_) => "Rematch",
             Button::Review(_) => "Review",
+            Button::Puzzle(_) => "Solve",
             Button::Page { forward: true, .. } => "Next page",
             Button::Page { forward: false, .. } => "Previous page",
         }
@@ -115,7 +120,7 @@ impl Button {
                 ButtonStyle::Danger
             }
             Button::EndTurn(_) | Button::Page { .. } | Button::Review(_) => ButtonStyle::Secondary,
-            Button::Rematch(_) => ButtonStyle::Primary,
+            Button::Rematch(_) | Button::Puzzle(_) => ButtonStyle::Primary,
         }
     }
 
@@ -134,6 +139,10 @@ impl Button {
             },
             Button::Rematch(n) => Command::Rematch { game: n },
             Button::Review(n) => Command::Review { game: Some(n) },
+            Button::Puzzle(n) => Command::Puzzle {
+                variant: None,
+                number: Some(n),
+            },
             Button::Page { variant, page, .. } => Command::Leaderboard {
                 variant: Some(variant),
                 page: Some(page as i64),
@@ -158,6 +167,7 @@ mod tests {
             Button::DeclineTakeback(7),
             Button::Rematch(8),
             Button::Review(9),
+            Button::Puzzle(10),
         ] {
             assert_eq!(Button::parse(&b.custom_id()), Some(b));
         }

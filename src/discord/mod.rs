@@ -34,6 +34,10 @@ pub struct Config {
     /// The shards this process runs (`TAFLBOT_SHARDS`); every shard Discord recommends when
     /// `None`.
     pub shards: Option<Shards>,
+    /// Whether puzzles are cut from the Copenhagen corpus taflbot carries, a few games at a
+    /// time in the background, until all are (once per database). Finished games here are cut
+    /// either way.
+    pub corpus_puzzles: bool,
 }
 
 /// A range of shards for one of several processes: `FIRST-LAST/TOTAL`, both ends included (`0-1/4`
@@ -106,10 +110,12 @@ impl Config {
             posts: Retry::posts(),
             sweep_every: Duration::from_secs(60),
             shards: None,
+            corpus_puzzles: true,
         }
     }
 
-    /// Reads `DISCORD_TOKEN`, `DISCORD_API_BASE` and `DISCORD_GUILD_ID`. `None` without a token.
+    /// Reads `DISCORD_TOKEN`, `DISCORD_API_BASE`, `DISCORD_GUILD_ID`, `TAFLBOT_SHARDS` and
+    /// `TAFLBOT_CORPUS_PUZZLES` (`off` leaves the corpus uncut). `None` without a token.
     pub fn from_env() -> Result<Option<Config>, String> {
         let token = match std::env::var("DISCORD_TOKEN") {
             Ok(t) if !t.trim().is_empty() => t,
@@ -127,6 +133,12 @@ impl Config {
             ),
             _ => None,
         };
+        config.corpus_puzzles = !matches!(
+            std::env::var("TAFLBOT_CORPUS_PUZZLES")
+                .as_deref()
+                .map(str::trim),
+            Ok("off" | "0" | "false" | "no")
+        );
         config.shards = match std::env::var("TAFLBOT_SHARDS") {
             Ok(s) if !s.trim().is_empty() => Some(s.parse()?),
             _ => None,
@@ -164,6 +176,36 @@ impl Bot {
             tracing::error!(game = view.id, error = %e, "could not post in the game's thread; kept for later");
             if let Err(e) = self.service.leave_notice(view.id, news).await {
                 tracing::error!(game = view.id, error = %e, "could not keep the post for later");
+            }
+        }
+    }
+
+    /// Posts a server's daily puzzle in its channel, with the button that opens it; false when
+    /// Discord would not take it.
+    pub async fn post_daily_puzzle(
+        &self,
+        http: &Http,
+        daily: &crate::service::DailyPuzzle,
+    ) -> bool {
+        let Some(channel) = post::parse_id(&daily.channel).map(serenity::ChannelId::new) else {
+            tracing::warn!(guild = %daily.guild, "the daily puzzle's channel is not a Discord id");
+            return false;
+        };
+        let reply = post::Reply::text(crate::service::text::daily_puzzle(
+            daily,
+            &style::DiscordStyle,
+        ))
+        .file(
+            &format!("puzzle-{}.png", daily.puzzle.id),
+            daily.png.clone(),
+        )
+        .button(button::Button::Puzzle(daily.puzzle.id));
+        let nonce = format!("daily{}", daily.day);
+        match self.poster.post(http, channel, &reply, &nonce).await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(guild = %daily.guild, error = %e, "the daily puzzle was not posted");
+                false
             }
         }
     }
@@ -485,6 +527,8 @@ pub struct Running {
     sweeper: tokio::task::JoinHandle<()>,
     /// Plays the bot's turns in games against it.
     player: tokio::task::JoinHandle<()>,
+    /// Makes puzzles, and posts the daily ones.
+    puzzles: [tokio::task::JoinHandle<()>; 2],
     bot: Arc<Bot>,
 }
 
@@ -569,6 +613,10 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
             async move { bot.deliver(&http, notice).await }
         }
     });
+    let puzzles = [
+        service.spawn_puzzle_maker(sweep_every, config.corpus_puzzles, stopped.clone()),
+        spawn_daily_puzzles(bot.clone(), http.clone(), sweep_every, stopped.clone()),
+    ];
     let player = service.spawn_bot_player(stopped, move |notice| {
         let (bot, http) = (deliverer.clone(), http.clone());
         async move { bot.deliver(&http, notice).await }
@@ -596,7 +644,46 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
         stop,
         sweeper,
         player,
+        puzzles,
         bot,
+    })
+}
+
+/// Posts each server's daily puzzle once a day, claimed first so that one process posts it.
+fn spawn_daily_puzzles(
+    bot: Arc<Bot>,
+    http: Arc<Http>,
+    every: Duration,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                changed = stop.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                }
+            }
+            if *stop.borrow() {
+                return;
+            }
+            let due = match bot.service.claim_daily_puzzles().await {
+                Ok(due) => due,
+                Err(e) => {
+                    tracing::warn!(error = %e, "daily puzzles not claimed; trying again later");
+                    continue;
+                }
+            };
+            for daily in due {
+                let posted = bot.post_daily_puzzle(&http, &daily).await;
+                if let Err(e) = bot.service.daily_puzzle_posted(&daily, posted).await {
+                    tracing::warn!(guild = %daily.guild, error = %e, "daily post not recorded");
+                }
+            }
+        }
     })
 }
 
@@ -609,6 +696,9 @@ impl Running {
         let _ = self.stop.send(true);
         let _ = self.sweeper.await;
         let _ = self.player.await;
+        for task in self.puzzles {
+            let _ = task.await;
+        }
         let _ = tokio::time::timeout(Duration::from_secs(5), self.client).await;
     }
 

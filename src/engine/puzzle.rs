@@ -31,6 +31,13 @@ pub enum Theme {
 }
 
 impl Theme {
+    pub const ALL: [Theme; 4] = [
+        Theme::KingEscape,
+        Theme::KingCapture,
+        Theme::Encirclement,
+        Theme::Material,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Theme::KingEscape => "king escape",
@@ -166,6 +173,65 @@ pub fn at(game: &Game, curve: &Curve) -> Option<Puzzle> {
         solution,
         theme: Theme::of(outcome.reason),
     })
+}
+
+/// Why a puzzle read from elsewhere (an imported file, a stored row) is not sound.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unsound {
+    #[error("the game is over at the puzzle's position")]
+    Over,
+    #[error("a turn there is more than one move")]
+    LongTurns,
+    #[error("its solution has {0} moves: a puzzle has an odd number, at most {max}", max = 2 * MAX_SOLVER_MOVES - 1)]
+    Length(usize),
+    #[error("move {0} of the solution is not a whole legal turn")]
+    Illegal(usize),
+    #[error("the solution does not end in the solver's win")]
+    NoWin,
+    #[error("another first move wins as fast")]
+    NotUnique,
+    #[error("a reply escapes the forced win")]
+    NotForced,
+    #[error("the solver wins in fewer moves")]
+    Shorter,
+}
+
+/// Checks a puzzle read from elsewhere: its solution is an odd number of whole turns, at most
+/// [`MAX_SOLVER_MOVES`] of the solver's, that ends in the solver's win; the win is forced against
+/// every reply; and no other first move wins as fast. Returns the theme its solution's win gives.
+pub fn check(game: &Game, solution: &[Move]) -> Result<Theme, Unsound> {
+    if game.outcome().is_some() {
+        return Err(Unsound::Over);
+    }
+    let n = solution.len();
+    if n.is_multiple_of(2) || n > 2 * MAX_SOLVER_MOVES as usize - 1 {
+        return Err(Unsound::Length(n));
+    }
+    let side = game.position().turn();
+    let mut g = game.clone();
+    for (i, &m) in solution.iter().enumerate() {
+        if g.outcome().is_some() {
+            return Err(Unsound::Illegal(i + 1));
+        }
+        g = after(&g, m).ok_or(Unsound::Illegal(i + 1))?;
+    }
+    let outcome = g.outcome().filter(|o| o.winner == Some(side));
+    let outcome = outcome.ok_or(Unsound::NoWin)?;
+    let solver_moves = n.div_ceil(2) as u32;
+    if game.legal_moves().iter().any(|&m| after(game, m).is_none()) {
+        return Err(Unsound::LongTurns);
+    }
+    if solver_moves > 1 && wins_within(game, solver_moves - 1) {
+        return Err(Unsound::Shorter);
+    }
+    let winners: Vec<Move> = winning_moves(game, solver_moves).collect();
+    if !winners.contains(&solution[0]) {
+        return Err(Unsound::NotForced);
+    }
+    if winners.len() > 1 {
+        return Err(Unsound::NotUnique);
+    }
+    Ok(Theme::of(outcome.reason))
 }
 
 /// The puzzle cut from a finished game won by `winner`: the longest found among the positions

@@ -52,6 +52,19 @@ pub fn listed_winner(result: &str) -> Option<Side> {
     }
 }
 
+/// A recorded game of a game list, one a line (`moves[,…,result]`, as the Copenhagen corpus
+/// writes them), and its winner: by the moves when they end the game, otherwise by the result
+/// field (a game that ended by resignation). `None` when the moves do not replay.
+pub fn recorded_game(variant: &'static Variant, line: &str) -> Option<(Game, Option<Side>)> {
+    let mut fields = line.split(',');
+    let game = import_moves(variant, fields.next().unwrap_or_default()).ok()?;
+    let winner = match game.outcome() {
+        Some(o) => o.winner,
+        None => fields.next_back().and_then(listed_winner),
+    };
+    Some((game, winner))
+}
+
 /// Replays a list of moves from the variant's start, checking every move and every capture the
 /// list names. Move numbers (`12.`) are skipped.
 pub fn import_moves(variant: &'static Variant, text: &str) -> Result<Game, ImportError> {

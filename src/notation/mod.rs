@@ -4,7 +4,7 @@
 mod import;
 mod record;
 
-pub use import::{import_moves, listed_winner, ImportError};
+pub use import::{import_moves, listed_winner, recorded_game, ImportError};
 pub use record::{read_record, write_record, Record, RecordError};
 
 use std::fmt;

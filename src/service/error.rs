@@ -135,6 +135,18 @@ pub enum ServiceError {
     ReviewOfLiveGame(i64),
     /// A review asked with no game named, by a player with no finished game.
     NothingToReview,
+    /// No puzzle (of this variant) is seen here yet.
+    NoPuzzles(Option<&'static crate::rules::Variant>),
+    /// The player has tried every puzzle of this variant seen here.
+    AllPuzzlesTried(&'static crate::rules::Variant),
+    /// No puzzle of this number is seen here.
+    NoSuchPuzzle(i64),
+    /// A move in a puzzle asked of a player with no puzzle open.
+    NoPuzzleOpen,
+    /// A stored puzzle no longer reads or replays: its number, and why.
+    BrokenPuzzle(i64, String),
+    /// Only someone who manages the server may do this.
+    NotManager,
     SeveralGames(Vec<i64>),
     NotAPlayer(i64),
     NotYourTurn {
@@ -175,6 +187,7 @@ impl ServiceError {
             self,
             ServiceError::Database(_)
                 | ServiceError::Broken(_)
+                | ServiceError::BrokenPuzzle(..)
                 | ServiceError::Corrupt(_)
                 | ServiceError::Internal(_)
         )

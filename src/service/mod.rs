@@ -14,6 +14,8 @@
 //! - `vacation.rs`: vacations and direct-message settings;
 //! - `tournaments/`: tournaments of two-game matches, their rounds paired as games end;
 //! - `rematch.rs`: a finished game's terms again, the sides swapped;
+//! - `reviews.rs`: the engine's review of a finished game, kept once made;
+//! - `puzzles.rs`: puzzles cut from games, tried and rated, and the daily puzzle;
 //! - `notices.rs`: the news of a game, kept as data for later delivery, and whom it addresses;
 //! - `load.rs` (loading and replaying a game), `find.rs` (the game a player means), `rows.rs`
 //!   (typed rows and stored enums), `clock.rs` (the clock, which tests set), `error.rs` (refusals);
@@ -30,6 +32,7 @@ mod find;
 mod load;
 mod moves;
 mod notices;
+mod puzzles;
 mod ratings;
 mod rematch;
 mod reviews;
@@ -49,6 +52,11 @@ pub use clock::{Clock, SystemClock, TestClock, DAY};
 pub use error::{Ending, ServiceError};
 pub use notices::{
     Delivery, News, Notice, NoticeKind, CLAIMED_AT_ONCE, KEPT_FOR, LEASE, MAX_DELIVERY_ATTEMPTS,
+};
+pub use puzzles::{
+    read_puzzle, read_puzzles, DailyPuzzle, DailySetting, Found, Progress, PuzzleRecord,
+    PuzzleShown, PuzzleView, SolveStep, Solving, CORPUS, CORPUS_BATCH, CORPUS_VARIANT,
+    DAILY_ATTEMPTS, GAMES_BATCH,
 };
 pub use ratings::{
     Leaderboard, Profile, Ranked, Standing, Tally, LEADERBOARD_PAGE, MAX_HISTORY,

@@ -83,6 +83,8 @@ pub struct Profile {
     pub standings: Vec<Standing>,
     /// Their games going on: id, variant, opponent.
     pub current: Vec<super::GameSummary>,
+    /// Their puzzle rating, once they have tried a puzzle.
+    pub puzzles: Option<super::PuzzleRecord>,
 }
 
 #[derive(FromRow)]
@@ -361,6 +363,7 @@ impl Service {
                 player: who.clone(),
                 standings: Vec::new(),
                 current: Vec::new(),
+                puzzles: None,
             });
         };
         let player = Person::new(&who.key, name);
@@ -462,10 +465,13 @@ impl Service {
             .into_iter()
             .map(|(_, s)| s)
             .collect();
+        drop(conn);
+        let puzzles = self.puzzle_rating(&player).await?;
         Ok(Profile {
             player,
             standings,
             current,
+            puzzles,
         })
     }
 

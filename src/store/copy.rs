@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, AnyPool, Row, ValueRef};
 use super::{begin_write, Engine, StoreError};
 
 /// The tables, in an order in which every row's references are already there.
-pub const TABLES: [&str; 11] = [
+pub const TABLES: [&str; 16] = [
     "players",
     "tournaments",
     "tournament_players",
@@ -19,16 +19,22 @@ pub const TABLES: [&str; 11] = [
     "ratings",
     "rating_changes",
     "reviews",
+    "puzzles",
+    "puzzle_tries",
+    "puzzle_ratings",
+    "daily_puzzles",
+    "chores",
 ];
 
 /// The tables with an identity column `id`, whose next value follows the rows copied.
-const WITH_IDS: [&str; 6] = [
+const WITH_IDS: [&str; 7] = [
     "players",
     "tournaments",
     "games",
     "tournament_matches",
     "challenges",
     "notices",
+    "puzzles",
 ];
 
 /// Why a copy was refused or failed.

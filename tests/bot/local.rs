@@ -286,3 +286,66 @@ alice tournament start
     let crosstable = images.join("tournament-1.png");
     assert!(std::fs::metadata(&crosstable).unwrap().len() > 1000);
 }
+
+/// Puzzles imported by `taflbot import-puzzles`, then opened and solved in the local mode, the
+/// board saved each time.
+#[test]
+fn puzzles_are_imported_and_solved_in_the_local_mode() {
+    let dir = std::env::temp_dir().join(format!("taflbot-local-puzzles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("local.db");
+    let _ = std::fs::remove_file(&db);
+    let images = dir.join("pictures");
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/brandubh.csv");
+    let db_url = crate::support::database(db.to_str().unwrap());
+    let import = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+            .args(["import-puzzles", "--db", &db_url])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let args = ["--variant", "brandubh", "--from", games, "--limit", "2"];
+    assert_eq!(import(&args), "2 new puzzles stored\n");
+    assert_eq!(import(&args), "0 new puzzles stored\n");
+    // The first puzzle's solution, as the puzzle command prints it.
+    let cut = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args([
+            "puzzles",
+            "--variant",
+            "brandubh",
+            "--from",
+            games,
+            "--limit",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let cut = String::from_utf8(cut.stdout).unwrap();
+    let solution: Vec<&str> = cut.split(" | ").nth(1).unwrap().split(' ').collect();
+    let mut script = String::from("alice solve e1-e5\nalice puzzle number:1\nalice solve z9\n");
+    for (i, mv) in solution.iter().enumerate() {
+        if i % 2 == 0 {
+            script.push_str(&format!("alice solve {mv}\n"));
+        }
+    }
+    script.push_str("alice profile\n");
+    let out = local(&db, &images, script.as_bytes());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("error: you have no puzzle open: /puzzle opens one"),
+        "{text}"
+    );
+    assert!(text.contains("Puzzle #1. Brandubh 7x7"), "{text}");
+    assert!(text.contains("error: "), "{text}");
+    assert!(text.contains("puzzle #1 solved!"), "{text}");
+    assert!(text.contains("Puzzles: "), "{text}");
+    let board = images.join("puzzle-1.png");
+    assert_eq!(&std::fs::read(board).unwrap()[1..4], b"PNG", "{text}");
+}

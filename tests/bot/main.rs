@@ -26,6 +26,7 @@ mod lookups;
 mod moves;
 mod notify;
 mod postgres;
+mod puzzles;
 mod ratings;
 mod render;
 mod reviews;

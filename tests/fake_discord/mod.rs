@@ -127,6 +127,8 @@ pub struct Posted {
     pub nonce: Option<String>,
     pub files: Vec<(String, Vec<u8>)>,
     pub pings: Vec<String>,
+    /// The custom ids of its buttons.
+    pub buttons: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -371,6 +373,8 @@ impl Fake {
         let mut config = taflbot::discord::Config::new("fake.bot.token");
         config.api_base = Some(self.http_url.clone());
         config.guild_id = Some(GUILD);
+        // The corpus's puzzles take minutes of CPU; a test that wants puzzles stores its own.
+        config.corpus_puzzles = false;
         config
     }
 
@@ -1081,6 +1085,7 @@ fn route(inner: &Inner, method: &str, path: &str, call: &Call) -> (u16, Vec<u8>)
                 nonce: nonce.clone(),
                 files: call.files.clone(),
                 pings: call.pings(),
+                buttons: call.buttons(),
             });
             ok(message_json(id, channel, &call.content(), nonce.as_deref()))
         }

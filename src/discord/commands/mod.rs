@@ -148,7 +148,7 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
             Kind::Text if o.name == "name" => name,
             Kind::Text | Kind::Variant | Kind::Move => text,
             Kind::Game | Kind::Challenge | Kind::Side | Kind::Switch | Kind::Format => integer,
-            Kind::Tournament => page,
+            Kind::Tournament | Kind::Puzzle => page,
             Kind::Count => count,
             Kind::Days => days,
             Kind::Level => level,
@@ -376,6 +376,7 @@ fn options(
                     | Kind::Switch
                     | Kind::Format
                     | Kind::Tournament
+                    | Kind::Puzzle
                     | Kind::Count,
                 ),
             ) => Value::Int(*n),

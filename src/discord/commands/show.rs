@@ -117,6 +117,20 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             }
             c.answer(reply).await
         }
+        Answer::Puzzle(shown) => {
+            let reply = Reply::private(text::puzzle_shown(&shown, STYLE));
+            let name = format!("puzzle-{}.png", shown.puzzle.id);
+            c.answer(reply.file(&name, shown.png)).await
+        }
+        Answer::Solve(step) => {
+            let reply = Reply::private(text::solve_step(&step, STYLE));
+            let name = format!("puzzle-{}.png", step.puzzle.id);
+            c.answer(reply.file(&name, step.png)).await
+        }
+        Answer::DailyPuzzle(setting) => {
+            c.answer(Reply::text(text::daily_setting(&setting, STYLE)))
+                .await
+        }
         Answer::Vacation {
             vacation,
             days_a_year,

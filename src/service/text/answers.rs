@@ -169,7 +169,7 @@ fn games_count(n: i64) -> String {
 
 /// A player's profile: per variant the rating and the results by side, then the games going on.
 pub fn profile(p: &crate::service::Profile, s: &dyn Style) -> String {
-    if p.standings.is_empty() && p.current.is_empty() {
+    if p.standings.is_empty() && p.current.is_empty() && p.puzzles.is_none() {
         return format!("{} has not played here yet.", s.name(&p.player));
     }
     let tally = |t: &crate::service::Tally| format!("{}-{}-{}", t.won, t.drawn, t.lost);
@@ -191,6 +191,15 @@ pub fn profile(p: &crate::service::Profile, s: &dyn Style) -> String {
             )
         })
         .collect();
+    if let Some(r) = &p.puzzles {
+        lines.push(format!(
+            "Puzzles: {} (±{}); {} solved of {} rated",
+            crate::rating::shown(&r.rating),
+            r.rating.deviation.round(),
+            r.solves,
+            r.tries
+        ));
+    }
     if !p.current.is_empty() {
         lines.push("Games in progress:".to_string());
         lines.extend(p.current.iter().map(|g| game_line(&p.player, false, g, s)));

@@ -6,6 +6,7 @@
 //! - `mod.rs`: [`Style`], [`Plain`] and the small helpers (a sentence, days, a list that fits);
 //! - `news.rs`: what happened in a game, as posted and as a direct message;
 //! - `answers.rs`: the answers to commands (challenges, lists, profile, vacation, rules, hint...);
+//! - `puzzles.rs`: puzzles opened and tried, and the daily puzzle;
 //! - `tournaments.rs`: tournaments made, started, listed and stood, and their news;
 //! - `refusal.rs`: why a use case refused, and `Display` for [`ServiceError`](super::ServiceError).
 //!
@@ -14,12 +15,14 @@
 
 mod answers;
 mod news;
+mod puzzles;
 mod refusal;
 mod reviews;
 mod tournaments;
 
 pub use answers::*;
 pub use news::*;
+pub use puzzles::*;
 pub use refusal::*;
 pub use reviews::*;
 pub use tournaments::*;

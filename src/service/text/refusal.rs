@@ -141,7 +141,7 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         NoVacationLeft { days } => format!(
             "your vacation days for this year are used up ({days} a year); they come again on 1 January"
         ),
-        NotInServer => "leaderboards belong to servers: ask in a server's channel".into(),
+        NotInServer => "leaderboards, tournaments and daily puzzles belong to servers: ask in a server's channel".into(),
         NoRatings(None) => "nobody here has a rating yet: rated games make them".into(),
         NoRatings(Some(v)) => format!("nobody here has a rating in {} yet", v.name),
         NoGameWaiting => "no game is waiting for your move".into(),
@@ -179,6 +179,19 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             "game #{id} is still going: a review comes after it ends (a hint is the engine's help in a game against taflbot)"
         ),
         NothingToReview => "you have no finished game to review: name one with `game:`".to_string(),
+        NoPuzzles(None) => "there are no puzzles here yet: they are cut from finished games, and from recorded Copenhagen games in the first minutes after taflbot starts".to_string(),
+        NoPuzzles(Some(v)) => format!(
+            "there are no {} puzzles here yet: they are cut from the finished games of a variant whose turns are one move",
+            v.name
+        ),
+        AllPuzzlesTried(v) => format!(
+            "you have tried every {} puzzle here: another variant, or a number (`puzzle number:12`), opens one again unrated",
+            v.name
+        ),
+        NoSuchPuzzle(id) => format!("there is no puzzle #{id} here"),
+        NoPuzzleOpen => "you have no puzzle open: /puzzle opens one".to_string(),
+        BrokenPuzzle(id, why) => format!("puzzle #{id} could not be read ({why}); it has been reported"),
+        NotManager => "only someone who manages this server may do that".to_string(),
         TournamentGame(id) => format!(
             "game #{id} is a tournament game and cannot be called off: resign instead, or leave the tournament"
         ),

@@ -47,15 +47,18 @@ CREATE TABLE puzzle_ratings (
     solves     INTEGER NOT NULL DEFAULT 0
 );
 
--- The servers that asked for a daily puzzle, and where. `posted_day` is the latest day (days
--- since 1970, UTC) whose puzzle is out; the post is claimed for a while (`claimed_until`) by the
--- process making it, and `attempts` counts the day's failed posts.
+-- The servers that asked for a daily puzzle, and where (`channel`; NULL once stopped, the row
+-- kept so that starting again neither posts a day twice nor begins the puzzles anew).
+-- `posted_day` is the latest day (days since 1970, UTC) whose puzzle is out, and `puzzle_id` the
+-- latest puzzle posted (or skipped); a post is claimed for a while (`claimed_until`) by the
+-- process making it, and `attempts` counts the failed posts of day `tried_day`.
 CREATE TABLE daily_puzzles (
     guild         TEXT PRIMARY KEY,
-    channel       TEXT NOT NULL,
+    channel       TEXT,
     posted_day    INTEGER NOT NULL DEFAULT 0,
     puzzle_id     INTEGER REFERENCES puzzles(id),
     claimed_until INTEGER,
+    tried_day     INTEGER NOT NULL DEFAULT 0,
     attempts      INTEGER NOT NULL DEFAULT 0
 );
 

@@ -48,10 +48,11 @@ CREATE TABLE puzzle_ratings (
 -- process making it, and `attempts` counts the day's failed posts.
 CREATE TABLE daily_puzzles (
     guild         TEXT PRIMARY KEY,
-    channel       TEXT NOT NULL,
+    channel       TEXT,
     posted_day    BIGINT NOT NULL DEFAULT 0,
     puzzle_id     BIGINT REFERENCES puzzles(id),
     claimed_until BIGINT,
+    tried_day     BIGINT NOT NULL DEFAULT 0,
     attempts      BIGINT NOT NULL DEFAULT 0
 );
 

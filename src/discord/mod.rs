@@ -200,7 +200,10 @@ impl Bot {
             daily.png.clone(),
         )
         .button(button::Button::Puzzle(daily.puzzle.id));
-        let nonce = format!("daily{}", daily.day);
+        // Discord holds a nonce unique per author (the bot), not per channel: the day and the
+        // server, in hex to fit its 25 characters.
+        let guild: u64 = daily.guild.parse().unwrap_or_default();
+        let nonce = format!("p{:x}g{guild:x}", daily.day);
         match self.poster.post(http, channel, &reply, &nonce).await {
             Ok(()) => true,
             Err(e) => {
@@ -649,6 +652,9 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
     })
 }
 
+/// Daily posts made in one round of [`spawn_daily_puzzles`] at most.
+const DAILY_POSTS_A_ROUND: usize = 50;
+
 /// Posts each server's daily puzzle once a day, claimed first so that one process posts it.
 fn spawn_daily_puzzles(
     bot: Arc<Bot>,
@@ -670,14 +676,17 @@ fn spawn_daily_puzzles(
             if *stop.borrow() {
                 return;
             }
-            let due = match bot.service.claim_daily_puzzles().await {
-                Ok(due) => due,
-                Err(e) => {
-                    tracing::warn!(error = %e, "daily puzzles not claimed; trying again later");
-                    continue;
-                }
-            };
-            for daily in due {
+            // One server at a time, each claimed just before its post, so that no claim runs
+            // out while others are posted; a bound per round keeps the stop prompt.
+            for _ in 0..DAILY_POSTS_A_ROUND {
+                let daily = match bot.service.claim_daily_puzzle().await {
+                    Ok(Some(daily)) => daily,
+                    Ok(None) => break,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "daily puzzles not claimed; trying again later");
+                        break;
+                    }
+                };
                 let posted = bot.post_daily_puzzle(&http, &daily).await;
                 if let Err(e) = bot.service.daily_puzzle_posted(&daily, posted).await {
                     tracing::warn!(guild = %daily.guild, error = %e, "daily post not recorded");

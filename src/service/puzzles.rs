@@ -10,10 +10,12 @@
 //!   one with the solution's reply, and ends the try solved or failed. A move that is not legal
 //!   there, or not written as a move, is refused and changes nothing.
 //! - Ratings: each player has one puzzle rating, and each puzzle a rating of its own, both
-//!   Glicko-2. Only a player's first try at a puzzle is rated, so a puzzle seen (or failed) once
-//!   cannot be solved again for points; a player whose rating is still uncertain moves a
-//!   puzzle's rating little, as Glicko-2 weighs every result by the opponent's deviation.
-//!   Puzzle ratings rank nobody: there is no puzzle leaderboard to farm.
+//!   Glicko-2. Only a player's first try at a puzzle is rated, and never a puzzle asked for by
+//!   number (the daily one, or one a friend names: its solution may have been seen), so a puzzle
+//!   seen once cannot be solved again for points; a player is never offered a puzzle cut from a
+//!   game of their own, which they could have set up. A player whose rating is still uncertain
+//!   moves a puzzle's rating little, as Glicko-2 weighs every result by the opponent's
+//!   deviation. Puzzle ratings rank nobody: there is no puzzle leaderboard to farm.
 //! - The daily puzzle: a server's managers name a channel, and each day (UTC) one process claims
 //!   the day's post and makes it.
 
@@ -36,6 +38,11 @@ pub const CORPUS_BATCH: usize = 4;
 pub const GAMES_BATCH: i64 = 4;
 /// A new puzzle is one of this many untried ones nearest the player's rating, chosen at random.
 const NEAREST: i64 = 12;
+/// The server of a puzzle cut from a game of no server (the local mode's): seen only where every
+/// game is (the local mode), never in a Discord server that shares the database.
+pub const NO_SERVER: &str = "-";
+/// Rounds of one call of [`Service::claim_daily_puzzle`] at most.
+const MAX_CLAIM_ROUNDS: usize = 20;
 /// Failed daily posts in a day before the day's puzzle is given up.
 pub const DAILY_ATTEMPTS: i64 = 5;
 
@@ -115,6 +122,8 @@ pub struct DailyPuzzle {
     pub day: i64,
     pub puzzle: PuzzleView,
     pub png: Vec<u8>,
+    /// The claim this process holds on the post: until when.
+    pub claim: i64,
 }
 
 /// A server's daily puzzle setting.
@@ -178,6 +187,12 @@ impl Stored {
         let (game, solution) = read_puzzle(self.variant, &self.position, &self.solution)
             .map_err(|e| ServiceError::BrokenPuzzle(self.id, e))?;
         let solver = game.position().turn();
+        // A try is open only before the solution's last move: a step past it, or a solution of
+        // no moves, is a damaged row.
+        if 2 * step >= solution.len() || solution.len().is_multiple_of(2) {
+            let why = format!("step {step} of a solution of {} moves", solution.len());
+            return Err(ServiceError::BrokenPuzzle(self.id, why));
+        }
         let mut g = game;
         for &m in solution.iter().take(2 * step) {
             g.play(m)
@@ -227,9 +242,9 @@ impl Service {
         let mut tx = self.write().await?;
         let me = self.player_id(&mut tx, who).await?;
         if let Some((stored, step, rated)) = open_try(&mut tx, me).await? {
+            let seen = self.open_view(&mut tx, me, &stored, step, rated).await;
             tx.commit().await?;
-            let (view, _) = stored.view(step, rated)?;
-            return self.shown(view, true).await;
+            return self.shown(seen?.0, true).await;
         }
         let id = match number {
             Some(id) => {
@@ -261,7 +276,9 @@ impl Service {
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?;
-        let rated = tried.is_none();
+        // A puzzle asked for by number (the daily one, or one a friend names) is never rated: its
+        // solution may have been seen elsewhere.
+        let rated = tried.is_none() && number.is_none();
         sqlx::query(
             "INSERT INTO puzzle_tries (player_id, puzzle_id, step, status, rated, started_at)
              VALUES ($1, $2, 0, 'open', $3, $4)
@@ -291,7 +308,13 @@ impl Service {
         let (stored, step, rated) = open_try(&mut tx, me)
             .await?
             .ok_or(ServiceError::NoPuzzleOpen)?;
-        let (mut view, solution) = stored.view(step, rated)?;
+        let (mut view, solution) = match self.open_view(&mut tx, me, &stored, step, rated).await {
+            Ok(seen) => seen,
+            Err(e) => {
+                tx.commit().await?;
+                return Err(e);
+            }
+        };
         let (m, _) = notation::read_move(view.game.position(), text.trim())?;
         let played = notation::canonical(view.game.position(), m);
         let wanted = solution[2 * step];
@@ -376,6 +399,35 @@ impl Service {
             tries: row.try_get("tries")?,
             solves: row.try_get("solves")?,
         }))
+    }
+
+    /// The open try of `me` at `stored`, as they see it. A puzzle that no longer reads or
+    /// replays ends the try, unrated, so that the player is not held at it (the caller commits
+    /// that before refusing); the refusal says it was reported.
+    async fn open_view(
+        &self,
+        conn: &mut AnyConnection,
+        me: i64,
+        stored: &Stored,
+        step: usize,
+        rated: bool,
+    ) -> Result<(PuzzleView, Vec<Move>), ServiceError> {
+        match stored.view(step, rated) {
+            Ok(seen) => Ok(seen),
+            Err(e) => {
+                tracing::error!(puzzle = stored.id, error = %e, "a stored puzzle does not replay");
+                sqlx::query(
+                    "UPDATE puzzle_tries SET status = 'failed', rated = 0, ended_at = $3
+                     WHERE player_id = $1 AND puzzle_id = $2 AND status = 'open'",
+                )
+                .bind(me)
+                .bind(stored.id)
+                .bind(self.now())
+                .execute(&mut *conn)
+                .await?;
+                Err(e)
+            }
+        }
     }
 
     /// Ends `me`'s open try at `stored`, solved or failed; a rated try changes both ratings.
@@ -488,7 +540,7 @@ impl Service {
     }
 
     /// An untried puzzle of `variant` near `me`'s puzzle rating, chosen at random among the
-    /// nearest.
+    /// nearest; never one cut from a game of theirs (which they could have set up).
     async fn untried(
         &self,
         conn: &mut AnyConnection,
@@ -505,6 +557,9 @@ impl Service {
              WHERE variant = $1 AND ($2 = '*' OR guild IS NULL OR guild = $2)
                AND NOT EXISTS (SELECT 1 FROM puzzle_tries t
                                WHERE t.puzzle_id = puzzles.id AND t.player_id = $3)
+               AND NOT EXISTS (SELECT 1 FROM games g
+                               WHERE g.id = puzzles.game_id
+                                 AND (g.attacker = $3 OR g.defender = $3))
              ORDER BY ABS(rating - $4), id LIMIT {NEAREST}"
         ))
         .bind(variant.id)
@@ -623,23 +678,26 @@ impl Service {
         Ok(worked)
     }
 
-    /// Claims a chore for a lease: how far it has come, or `None` when another process holds it.
-    async fn claim_chore(&self, name: &str) -> Result<Option<i64>, ServiceError> {
+    /// Claims a chore for a lease: how far it has come and until when the claim holds, or `None`
+    /// when another process holds it.
+    async fn claim_chore(&self, name: &str) -> Result<Option<(i64, i64)>, ServiceError> {
         let now = self.now();
+        let until = now + self.lease;
         sqlx::query("INSERT INTO chores (name) VALUES ($1) ON CONFLICT (name) DO NOTHING")
             .bind(name)
             .execute(&self.pool)
             .await?;
-        Ok(sqlx::query_scalar(
+        let done_to: Option<i64> = sqlx::query_scalar(
             "UPDATE chores SET claimed_until = $2
              WHERE name = $1 AND (claimed_until IS NULL OR claimed_until <= $3)
              RETURNING done_to",
         )
         .bind(name)
-        .bind(now + self.lease)
+        .bind(until)
         .bind(now)
         .fetch_optional(&self.pool)
-        .await?)
+        .await?;
+        Ok(done_to.map(|d| (d, until)))
     }
 
     /// Cuts the next lines of `corpus` (a batch), stores their puzzles and moves the chore on.
@@ -647,17 +705,20 @@ impl Service {
     pub async fn cut_corpus(&self, corpus: &'static str) -> Result<Progress, ServiceError> {
         const CHORE: &str = "corpus";
         let total = corpus.lines().count() as i64;
-        let Some(done_to) = self.claim_chore(CHORE).await? else {
+        let Some((done_to, until)) = self.claim_chore(CHORE).await? else {
             return Ok(Progress::Busy);
         };
+        // Moves the chore on and lets it go, unless the claim ran out and another process took
+        // it meanwhile (its batch then counts, and this one's puzzles are stored twice over
+        // harmlessly: each position once).
         let release = |to: i64| {
             sqlx::query(
                 "UPDATE chores SET done_to = $2, claimed_until = NULL
-                 WHERE name = $1 AND done_to = $3",
+                 WHERE name = $1 AND claimed_until = $3",
             )
             .bind(CHORE)
             .bind(to)
-            .bind(done_to)
+            .bind(until)
         };
         if done_to >= total {
             release(done_to).execute(&self.pool).await?;
@@ -691,64 +752,77 @@ impl Service {
     /// the work).
     pub async fn cut_finished_games(&self) -> Result<bool, ServiceError> {
         const CHORE: &str = "games";
-        let waiting: Vec<i64> = sqlx::query_scalar(
-            "SELECT id FROM games WHERE status = 'finished' AND puzzles_cut = 0 ORDER BY id LIMIT $1",
-        )
-        .bind(GAMES_BATCH)
-        .fetch_all(&self.pool)
-        .await?;
-        if waiting.is_empty() || self.claim_chore(CHORE).await?.is_none() {
+        let waiting = |conn| {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT id FROM games WHERE status = 'finished' AND puzzles_cut = 0
+                 ORDER BY id LIMIT $1",
+            )
+            .bind(GAMES_BATCH)
+            .fetch_all(conn)
+        };
+        // A look before claiming, so that an idle database is not written to every round.
+        if waiting(&self.pool).await?.is_empty() {
             return Ok(false);
         }
+        let Some((_, until)) = self.claim_chore(CHORE).await? else {
+            return Ok(false);
+        };
         let everywhere = self.scoped(Scope::Everywhere);
         let mut cuts = Vec::new();
-        for &id in &waiting {
-            let mut conn = self.pool.acquire().await?;
-            let loaded = match everywhere.load(&mut conn, id).await {
-                Ok(loaded) => loaded,
-                Err(e) => {
-                    tracing::warn!(game = id, error = %e, "not looked at for puzzles");
-                    cuts.push((id, None, None));
-                    continue;
-                }
-            };
-            drop(conn);
-            let guild = loaded.row.guild.clone();
-            let Some(winner) = loaded.row.result.winner() else {
-                cuts.push((id, guild, None));
-                continue;
-            };
-            let game = loaded.game;
-            let found = self
-                .cpu(move |_| {
-                    let p = cut(&game, winner)?;
-                    Some(Found {
-                        variant: game.variant(),
-                        position: write_position(p.game.position()),
-                        solution: p.written(),
-                        theme: p.theme,
-                    })
-                })
-                .await?;
-            cuts.push((id, guild, found));
+        for id in waiting(&self.pool).await? {
+            cuts.push((id, everywhere.cut_game(id).await));
         }
         let mut tx = self.write().await?;
-        for (id, guild, found) in &cuts {
-            if let Some(p) = found {
-                self.add_puzzle(&mut *tx, p, Some((*id, guild.as_deref())))
-                    .await?;
+        for (id, found) in &cuts {
+            match found {
+                Ok(Some((p, guild))) => {
+                    self.add_puzzle(&mut *tx, p, Some((*id, Some(guild))))
+                        .await?;
+                }
+                Ok(None) => {}
+                // A game that cannot be loaded or cut is passed over for good, not tried again
+                // every round.
+                Err(e) => tracing::warn!(game = id, error = %e, "not looked at for puzzles"),
             }
             sqlx::query("UPDATE games SET puzzles_cut = 1 WHERE id = $1")
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
         }
-        sqlx::query("UPDATE chores SET claimed_until = NULL WHERE name = $1")
-            .bind(CHORE)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "UPDATE chores SET claimed_until = NULL WHERE name = $1 AND claimed_until = $2",
+        )
+        .bind(CHORE)
+        .bind(until)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(true)
+    }
+
+    /// The puzzle cut from finished game `id`, if it gives one, with the server it belongs to:
+    /// the game's, or [`NO_SERVER`] for a game of no server (the local mode's).
+    async fn cut_game(&self, id: i64) -> Result<Option<(Found, String)>, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let loaded = self.load(&mut conn, id).await?;
+        drop(conn);
+        let guild = loaded.row.guild.clone().unwrap_or(NO_SERVER.to_string());
+        let Some(winner) = loaded.row.result.winner() else {
+            return Ok(None);
+        };
+        let game = loaded.game;
+        let found = self
+            .cpu(move |_| {
+                let p = cut(&game, winner)?;
+                Some(Found {
+                    variant: game.variant(),
+                    position: write_position(p.game.position()),
+                    solution: p.written(),
+                    theme: p.theme,
+                })
+            })
+            .await?;
+        Ok(found.map(|f| (f, guild)))
     }
 
     /// Runs [`Service::make_puzzles`] in the background until `stop`: a batch, then a rest as
@@ -803,14 +877,11 @@ impl Service {
         if !manages {
             return Err(ServiceError::NotManager);
         }
-        if !on {
-            sqlx::query("DELETE FROM daily_puzzles WHERE guild = $1")
-                .bind(guild)
-                .execute(&self.pool)
-                .await?;
-            return Ok(DailySetting { channel: None });
-        }
-        let channel = channel.ok_or(ServiceError::NotInServer)?;
+        let channel = match (on, channel) {
+            (false, _) => None,
+            (true, Some(c)) => Some(c),
+            (true, None) => return Err(ServiceError::NotInServer),
+        };
         sqlx::query(
             "INSERT INTO daily_puzzles (guild, channel) VALUES ($1, $2)
              ON CONFLICT (guild) DO UPDATE SET channel = excluded.channel",
@@ -820,69 +891,97 @@ impl Service {
         .execute(&self.pool)
         .await?;
         Ok(DailySetting {
-            channel: Some(channel.to_string()),
+            channel: channel.map(str::to_string),
         })
     }
 
-    /// Claims today's daily puzzle posts not made yet (each server's, for a lease), with the
-    /// puzzle each is to show: the next the server has not had, in the order puzzles were made.
-    pub async fn claim_daily_puzzles(&self) -> Result<Vec<DailyPuzzle>, ServiceError> {
+    /// Claims one server's daily puzzle post that is due today and not claimed by another
+    /// process (for a lease), with the puzzle it is to show: the next the server has not had,
+    /// in the order puzzles were made. `None` when no post is due. A server with no puzzle to
+    /// show yet keeps its claim until the lease runs out, and is tried again then.
+    pub async fn claim_daily_puzzle(&self) -> Result<Option<DailyPuzzle>, ServiceError> {
         let now = self.now();
         let day = now.div_euclid(DAY);
-        let claimed: Vec<(String, String, Option<i64>)> = {
-            let rows = sqlx::query(
+        let until = now + self.lease;
+        // Each round claims a server, or passes over a puzzle that cannot be shown; a bound
+        // keeps a store of nothing but such puzzles from holding this here.
+        for _ in 0..MAX_CLAIM_ROUNDS {
+            let row = sqlx::query(
                 "UPDATE daily_puzzles SET claimed_until = $2
-                 WHERE posted_day < $1 AND (claimed_until IS NULL OR claimed_until <= $3)
+                 WHERE guild = (SELECT guild FROM daily_puzzles
+                                WHERE channel IS NOT NULL AND posted_day < $1
+                                  AND (claimed_until IS NULL OR claimed_until <= $3)
+                                ORDER BY guild LIMIT 1)
+                   AND (claimed_until IS NULL OR claimed_until <= $3)
                  RETURNING guild, channel, puzzle_id",
             )
             .bind(day)
-            .bind(now + self.lease)
+            .bind(until)
             .bind(now)
-            .fetch_all(&self.pool)
+            .fetch_optional(&self.pool)
             .await?;
-            rows.iter()
-                .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
-                .collect::<Result<_, sqlx::Error>>()?
-        };
-        let mut out = Vec::new();
-        for (guild, channel, last) in claimed {
+            let Some(row) = row else {
+                return Ok(None);
+            };
+            let guild: String = row.try_get(0)?;
+            let channel: Option<String> = row.try_get(1)?;
+            let last: Option<i64> = row.try_get(2)?;
+            let Some(channel) = channel else {
+                continue;
+            };
             let next = sqlx::query(&format!(
-                "{PUZZLE_SELECT} WHERE (guild IS NULL OR guild = $1) AND id > $2 ORDER BY id LIMIT 1"
+                "{PUZZLE_SELECT} WHERE (guild IS NULL OR guild = $1)
+                 ORDER BY CASE WHEN id > $2 THEN 0 ELSE 1 END, id LIMIT 1"
             ))
             .bind(&guild)
             .bind(last.unwrap_or(0))
             .fetch_optional(&self.pool)
             .await?;
-            let next = match next {
-                Some(row) => Some(row),
-                None => {
-                    sqlx::query(&format!(
-                        "{PUZZLE_SELECT} WHERE (guild IS NULL OR guild = $1) ORDER BY id LIMIT 1"
-                    ))
-                    .bind(&guild)
-                    .fetch_optional(&self.pool)
-                    .await?
-                }
-            };
             let Some(row) = next else {
-                // No puzzle yet: the claim lapses and the post is tried again later.
+                // No puzzle yet: the claim lapses, and the post is tried again then.
                 continue;
             };
-            let (view, _) = stored(&row)?.view(0, false)?;
-            let png = self.puzzle_picture(&view).await?;
-            out.push(DailyPuzzle {
-                guild,
-                channel,
-                day,
-                puzzle: view,
-                png,
-            });
+            let stored = stored(&row)?;
+            let shown = match stored.view(0, false) {
+                Ok((view, _)) => match self.puzzle_picture(&view).await {
+                    Ok(png) => Ok((view, png)),
+                    Err(e) => Err(e),
+                },
+                Err(e) => Err(e),
+            };
+            match shown {
+                Ok((puzzle, png)) => {
+                    return Ok(Some(DailyPuzzle {
+                        guild,
+                        channel,
+                        day,
+                        puzzle,
+                        png,
+                        claim: until,
+                    }))
+                }
+                Err(e) => {
+                    // A puzzle that cannot be shown is passed over, and the claim let go: the
+                    // next one is posted in its place.
+                    tracing::error!(puzzle = stored.id, error = %e, "a daily puzzle passed over");
+                    sqlx::query(
+                        "UPDATE daily_puzzles SET puzzle_id = $2, claimed_until = NULL
+                         WHERE guild = $1 AND claimed_until = $3",
+                    )
+                    .bind(&guild)
+                    .bind(stored.id)
+                    .bind(until)
+                    .execute(&self.pool)
+                    .await?;
+                }
+            }
         }
-        Ok(out)
+        Ok(None)
     }
 
-    /// Records a daily post: made (the day is done), or failed (tried again once the claim runs
-    /// out, at most [`DAILY_ATTEMPTS`] times a day).
+    /// Records a claimed daily post: made (the day is done), or failed (tried again once the
+    /// claim runs out, at most [`DAILY_ATTEMPTS`] times a day, then the day is given up). Nothing
+    /// changes when the claim has passed to another process meanwhile.
     pub async fn daily_puzzle_posted(
         &self,
         daily: &DailyPuzzle,
@@ -892,21 +991,26 @@ impl Service {
             sqlx::query(
                 "UPDATE daily_puzzles SET posted_day = $2, puzzle_id = $3, claimed_until = NULL,
                      attempts = 0
-                 WHERE guild = $1",
+                 WHERE guild = $1 AND claimed_until = $4",
             )
             .bind(&daily.guild)
             .bind(daily.day)
             .bind(daily.puzzle.id)
+            .bind(daily.claim)
         } else {
+            // The failures are counted per day: a day's count starts from nothing.
             sqlx::query(
                 "UPDATE daily_puzzles
-                 SET posted_day = CASE WHEN attempts + 1 >= $3 THEN $2 ELSE posted_day END,
-                     attempts = CASE WHEN attempts + 1 >= $3 THEN 0 ELSE attempts + 1 END
-                 WHERE guild = $1",
+                 SET posted_day = CASE WHEN (CASE WHEN tried_day = $2 THEN attempts ELSE 0 END) + 1 >= $3
+                                       THEN $2 ELSE posted_day END,
+                     attempts = (CASE WHEN tried_day = $2 THEN attempts ELSE 0 END) + 1,
+                     tried_day = $2
+                 WHERE guild = $1 AND claimed_until = $4",
             )
             .bind(&daily.guild)
             .bind(daily.day)
             .bind(DAILY_ATTEMPTS)
+            .bind(daily.claim)
         }
         .execute(&self.pool)
         .await?;

@@ -57,31 +57,42 @@ async fn with_puzzles() -> Service {
 
 #[tokio::test]
 async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
-    let svc = with_puzzles().await;
     // Stored once: the same file again adds nothing.
+    let svc = with_puzzles().await;
     let (again, _) = svc
         .import_puzzles(brandubh(), BRANDUBH_GAMES, 4)
         .await
         .unwrap();
     assert_eq!(again, 0);
-
     let none = svc.solve(&alice(), "e1-e5").await.unwrap_err();
-    assert!(matches!(none, ServiceError::NoPuzzleOpen));
     assert_eq!(
         none.to_string(),
         "you have no puzzle open: /puzzle opens one"
     );
 
-    // The two-move puzzle of the four (the others win in one).
-    let mut two = None;
-    for id in 1..=4 {
-        if solution(&svc, id).await.len() == 3 {
-            two = Some(id);
-        }
-    }
-    let two = two.expect("a puzzle in two moves");
+    // The two-move puzzle of the four (the others win in one) is the one of a database of its
+    // own, stored from the line `taflbot puzzles --json` prints.
+    let (found, _) = taflbot::service::read_puzzles(brandubh(), BRANDUBH_GAMES, 4);
+    let long = found.iter().find(|p| p.solution.len() == 3).unwrap();
+    let json = serde_json::json!({
+        "variant": "brandubh",
+        "position": long.position,
+        "solution": long.solution,
+        "theme": long.theme.name(),
+    });
+    let (svc, _) = service_at(":memory:", T0).await;
+    let (new, _) = svc
+        .import_puzzles(brandubh(), &json.to_string(), 1)
+        .await
+        .unwrap();
+    assert_eq!(new, 1);
+    let two = 1;
     let line = solution(&svc, two).await;
-    let shown = svc.puzzle(&alice(), None, Some(two)).await.unwrap();
+    assert_eq!(line, long.solution);
+    let none = svc.solve(&alice(), "e1-e5").await.unwrap_err();
+    assert!(matches!(none, ServiceError::NoPuzzleOpen));
+    let shown = svc.puzzle(&alice(), None, None).await.unwrap();
+    assert_eq!(shown.puzzle.id, two);
     assert!(!shown.again && shown.puzzle.rated);
     assert_eq!(shown.puzzle.variant, brandubh());
     assert_eq!((shown.puzzle.solver_moves, shown.puzzle.found), (2, 0));
@@ -131,7 +142,8 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
     assert!(last.puzzle.game.outcome().is_some());
 
     // bob's first try at it is rated too: a wrong move fails it, and shows the solution.
-    let his = svc.puzzle(&bob(), None, Some(two)).await.unwrap();
+    let his = svc.puzzle(&bob(), Some(brandubh()), None).await.unwrap();
+    assert_eq!(his.puzzle.id, two);
     assert!(his.puzzle.rated);
     let puzzle_before = his.puzzle.rating;
     assert!(puzzle_before.rating < 1500.0, "alice's solve lowered it");
@@ -145,7 +157,12 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
     );
     let lost = failed.rating.unwrap();
     assert!(lost.after < lost.before);
-    // A second try of his is not rated, solved or not.
+    // A second try of his is not rated, solved or not; nor is any asked for by number.
+    let by_number = svc.puzzle(&bob(), None, None).await.unwrap_err();
+    assert!(
+        matches!(by_number, ServiceError::AllPuzzlesTried(_)),
+        "{by_number}"
+    );
     let retry = svc.puzzle(&bob(), None, Some(two)).await.unwrap();
     assert!(!retry.puzzle.rated);
     assert!(
@@ -164,7 +181,19 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
     assert!(said.contains("Puzzles: "), "{said}");
     assert!(said.contains("1 solved of 1 rated"), "{said}");
 
-    // carol works through every Brandubh puzzle, then is told she has tried them all.
+    // carol works through every Brandubh puzzle of the four, then is told she has tried them
+    // all. Asked for by number, a puzzle is not rated even at a first try.
+    let (added, _) = svc
+        .import_puzzles(brandubh(), BRANDUBH_GAMES, 4)
+        .await
+        .unwrap();
+    assert_eq!(added, 3);
+    let named = svc.puzzle(&carol(), None, Some(2)).await.unwrap();
+    assert!(!named.puzzle.rated);
+    let right = solution(&svc, 2).await;
+    svc.solve(&carol(), &wrong_move(&named.puzzle, &right[0]))
+        .await
+        .unwrap();
     let mut seen = Vec::new();
     loop {
         match svc.puzzle(&carol(), Some(brandubh()), None).await {
@@ -184,7 +213,7 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
             }
         }
     }
-    assert_eq!(seen.len(), 4);
+    assert_eq!(seen.len(), 3, "the one asked for by number is tried");
     let copenhagen = Variant::by_id("copenhagen").unwrap();
     let none = svc
         .puzzle(&carol(), Some(copenhagen), None)
@@ -260,6 +289,10 @@ async fn a_servers_finished_games_give_puzzles_to_that_server_alone() {
     assert!(direct.puzzle(&carol(), None, None).await.is_err());
     let p = here.puzzle(&carol(), None, None).await.unwrap();
     assert_eq!(p.puzzle.variant, brandubh());
+    assert!(p.puzzle.rated);
+    // Its players are never offered it: they could have set it up.
+    let own = here.puzzle(&alice(), None, None).await.unwrap_err();
+    assert!(matches!(own, ServiceError::AllPuzzlesTried(_)), "{own}");
 }
 
 #[tokio::test]
@@ -345,27 +378,26 @@ async fn the_daily_puzzle_is_set_by_managers_and_claimed_once_a_day() {
     let set = here.set_daily_puzzle(true, Some("55"), true).await.unwrap();
     assert_eq!(set.channel.as_deref(), Some("55"));
     // No puzzle yet: nothing to post, and the claim lapses.
-    assert!(svc.claim_daily_puzzles().await.unwrap().is_empty());
+    assert!(svc.claim_daily_puzzle().await.unwrap().is_none());
     svc.import_puzzles(brandubh(), BRANDUBH_GAMES, 3)
         .await
         .unwrap();
+    assert!(svc.claim_daily_puzzle().await.unwrap().is_none(), "claimed");
     clock.set(T0 + 61);
-    let due = svc.claim_daily_puzzles().await.unwrap();
-    assert_eq!(due.len(), 1);
-    let first = &due[0];
+    let first = svc.claim_daily_puzzle().await.unwrap().expect("a post due");
     assert_eq!((first.guild.as_str(), first.channel.as_str()), ("1", "55"));
     assert!(is_png(Some(&first.png)));
-    let said = text::daily_puzzle(first, &Plain);
+    let said = text::daily_puzzle(&first, &Plain);
     assert!(
         said.starts_with(&format!("Daily puzzle #{}.", first.puzzle.id)),
         "{said}"
     );
     // Claimed: another process finds nothing due.
-    assert!(svc.claim_daily_puzzles().await.unwrap().is_empty());
-    svc.daily_puzzle_posted(first, true).await.unwrap();
+    assert!(svc.claim_daily_puzzle().await.unwrap().is_none());
+    svc.daily_puzzle_posted(&first, true).await.unwrap();
     clock.set(T0 + 3600);
     assert!(
-        svc.claim_daily_puzzles().await.unwrap().is_empty(),
+        svc.claim_daily_puzzle().await.unwrap().is_none(),
         "once a day"
     );
 
@@ -373,27 +405,48 @@ async fn the_daily_puzzle_is_set_by_managers_and_claimed_once_a_day() {
     // is given up after so many failures.
     let next_day = (T0.div_euclid(DAY) + 1) * DAY + 10;
     clock.set(next_day);
-    let second = svc.claim_daily_puzzles().await.unwrap().remove(0);
+    let mut second = svc.claim_daily_puzzle().await.unwrap().unwrap();
     assert_ne!(second.puzzle.id, first.puzzle.id);
     for attempt in 1..=DAILY_ATTEMPTS {
         svc.daily_puzzle_posted(&second, false).await.unwrap();
         clock.set(next_day + 61 * attempt);
-        let again = svc.claim_daily_puzzles().await.unwrap();
+        let again = svc.claim_daily_puzzle().await.unwrap();
         if attempt < DAILY_ATTEMPTS {
-            assert_eq!(again.len(), 1, "attempt {attempt}");
-            assert_eq!(again[0].puzzle.id, second.puzzle.id);
+            second = again.unwrap_or_else(|| panic!("attempt {attempt}"));
         } else {
-            assert!(again.is_empty(), "given up for the day");
+            assert!(again.is_none(), "given up for the day");
         }
     }
-    // Stopped: nothing more.
+    // A process whose claim ran out and was taken over records nothing.
+    let day_after = next_day + DAY;
+    clock.set(day_after);
+    let stale = svc.claim_daily_puzzle().await.unwrap().unwrap();
+    clock.set(day_after + 61);
+    let fresh = svc.claim_daily_puzzle().await.unwrap().unwrap();
+    svc.daily_puzzle_posted(&stale, true).await.unwrap();
+    let posted_day: i64 = sqlx::query_scalar("SELECT posted_day FROM daily_puzzles")
+        .fetch_one(svc.pool())
+        .await
+        .unwrap();
+    assert!(posted_day < fresh.day);
+    svc.daily_puzzle_posted(&fresh, true).await.unwrap();
+    assert!(svc.claim_daily_puzzle().await.unwrap().is_none());
+    // Stopped: nothing more. Started again the same day: not posted twice.
     let off = here
         .set_daily_puzzle(true, Some("55"), false)
         .await
         .unwrap();
     assert_eq!(off.channel, None);
-    clock.set(next_day + 2 * DAY);
-    assert!(svc.claim_daily_puzzles().await.unwrap().is_empty());
+    clock.set(day_after + 2 * DAY);
+    assert!(svc.claim_daily_puzzle().await.unwrap().is_none());
+    here.set_daily_puzzle(true, Some("55"), true).await.unwrap();
+    let back = svc.claim_daily_puzzle().await.unwrap().unwrap();
+    svc.daily_puzzle_posted(&back, true).await.unwrap();
+    here.set_daily_puzzle(true, Some("55"), false)
+        .await
+        .unwrap();
+    here.set_daily_puzzle(true, Some("56"), true).await.unwrap();
+    assert!(svc.claim_daily_puzzle().await.unwrap().is_none());
 }
 
 #[tokio::test]
@@ -527,4 +580,26 @@ async fn puzzle_files_are_checked_line_by_line() {
     );
     assert!(problems[1].starts_with("line 4: "), "{problems:?}");
     assert!(problems[2].starts_with("line 5: "), "{problems:?}");
+}
+
+#[tokio::test]
+async fn a_damaged_puzzle_ends_its_try_and_is_reported() {
+    let svc = with_puzzles().await;
+    let open = svc.puzzle(&alice(), None, None).await.unwrap();
+    sqlx::query("UPDATE puzzles SET solution = 'z9-z10' WHERE id = $1")
+        .bind(open.puzzle.id)
+        .execute(svc.pool())
+        .await
+        .unwrap();
+    let refused = svc.solve(&alice(), "a1-a2").await.unwrap_err();
+    assert!(
+        matches!(refused, ServiceError::BrokenPuzzle(id, _) if id == open.puzzle.id),
+        "{refused}"
+    );
+    assert!(refused.is_fault());
+    // The try is over, unrated: the player is not held at it.
+    let next = svc.puzzle(&alice(), None, None).await.unwrap();
+    assert!(!next.again);
+    assert_ne!(next.puzzle.id, open.puzzle.id);
+    assert!(svc.puzzle_rating(&alice()).await.unwrap().is_none());
 }

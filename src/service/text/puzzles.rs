@@ -45,7 +45,7 @@ pub fn puzzle_shown(shown: &PuzzleShown, s: &dyn Style) -> String {
     let rated = if p.rated {
         format!(" Rated: the puzzle is {}.", rating::shown(&p.rating))
     } else {
-        " Not rated: you have tried it before.".to_string()
+        " Not rated: asked for by number, or tried before.".to_string()
     };
     format!("{head}{found}{rated} {}", how_to_answer(s))
 }
@@ -80,7 +80,7 @@ pub fn solve_step(step: &SolveStep, s: &dyn Style) -> String {
             rating::change(change.before, change.after)
         ));
     } else if !matches!(step.how, Solving::Right { .. }) && !p.rated {
-        out.push_str(" Not rated: you had tried it before.");
+        out.push_str(" Not rated.");
     }
     if !matches!(step.how, Solving::Right { .. }) {
         out.push_str(&format!(" {} opens another.", s.code("/puzzle")));

@@ -663,19 +663,9 @@ fn spawn_daily_puzzles(
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(every);
-        loop {
-            tokio::select! {
-                _ = tick.tick() => {}
-                changed = stop.changed() => {
-                    if changed.is_err() {
-                        return;
-                    }
-                }
-            }
-            if *stop.borrow() {
-                return;
-            }
+        let mut rest = Duration::ZERO;
+        while crate::service::rest_or_stop(rest, &mut stop).await {
+            rest = every;
             // One server at a time, each claimed just before its post, so that no claim runs
             // out while others are posted; a bound per round keeps the stop prompt.
             for _ in 0..DAILY_POSTS_A_ROUND {

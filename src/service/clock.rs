@@ -41,3 +41,20 @@ impl Clock for TestClock {
         self.0.load(Ordering::SeqCst)
     }
 }
+
+/// Waits `rest` for a background task's next round: true to go on, false once `stop` says stop
+/// (or its sender is gone, so that nobody can stop the task any more).
+pub async fn rest_or_stop(
+    rest: std::time::Duration,
+    stop: &mut tokio::sync::watch::Receiver<bool>,
+) -> bool {
+    tokio::select! {
+        _ = tokio::time::sleep(rest) => {}
+        changed = stop.changed() => {
+            if changed.is_err() {
+                return false;
+            }
+        }
+    }
+    !*stop.borrow()
+}

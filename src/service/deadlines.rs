@@ -155,20 +155,9 @@ impl Service {
     {
         let service = self.clone();
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(every);
-            loop {
-                tokio::select! {
-                    _ = tick.tick() => {}
-                    changed = stop.changed() => {
-                        // The sender is gone: nobody can stop us any more, so stop now.
-                        if changed.is_err() {
-                            return;
-                        }
-                    }
-                }
-                if *stop.borrow() {
-                    return;
-                }
+            let mut rest = std::time::Duration::ZERO;
+            while super::rest_or_stop(rest, &mut stop).await {
+                rest = every;
                 if let Err(e) = service.sweep().await {
                     tracing::warn!(error = %e, "sweep failed; trying again next round");
                 }

@@ -48,7 +48,7 @@ pub use bot::{Hint, MAX_BOT_GAMES};
 pub use challenges::{
     Terms, CHALLENGE_COOLDOWN, CHALLENGE_LIFETIME, DAYS_PER_MOVE, DEFAULT_DAYS, MAX_OPEN_CHALLENGES,
 };
-pub use clock::{Clock, SystemClock, TestClock, DAY};
+pub use clock::{rest_or_stop, Clock, SystemClock, TestClock, DAY};
 pub use error::{Ending, ServiceError};
 pub use notices::{
     Delivery, News, Notice, NoticeKind, CLAIMED_AT_ONCE, KEPT_FOR, LEASE, MAX_DELIVERY_ATTEMPTS,

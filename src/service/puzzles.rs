@@ -846,15 +846,7 @@ impl Service {
                         every
                     }
                 };
-                tokio::select! {
-                    _ = tokio::time::sleep(rest) => {}
-                    changed = stop.changed() => {
-                        if changed.is_err() || *stop.borrow() {
-                            return;
-                        }
-                    }
-                }
-                if *stop.borrow() {
+                if !super::rest_or_stop(rest, &mut stop).await {
                     return;
                 }
             }

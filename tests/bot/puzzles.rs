@@ -8,11 +8,13 @@ use taflbot::notation::{canonical, recorded_game};
 use taflbot::rules::{Move, Variant};
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{
-    Progress, PuzzleView, Scope, Service, ServiceError, SideChoice, Solving, DAILY_ATTEMPTS, DAY,
+    Progress, PuzzleView, Scope, Service, ServiceError, Solving, DAILY_ATTEMPTS, DAY,
 };
 
 use crate::fake_discord::{s, Opt};
-use crate::support::{alice, bob, carol, is_png, service_at, Harness, ALICE, BOB, CHANNEL, T0};
+use crate::support::{
+    alice, bob, brandubh_game, carol, is_png, service_at, Harness, ALICE, BOB, CHANNEL, T0,
+};
 
 const BRANDUBH_GAMES: &str = include_str!("../data/brandubh.csv");
 
@@ -247,18 +249,7 @@ fn puzzle_game() -> Vec<String> {
 async fn a_servers_finished_games_give_puzzles_to_that_server_alone() {
     let (svc, _) = service_at(":memory:", T0).await;
     let here = svc.scoped(Scope::Server("1".into()));
-    let c = here
-        .challenge(
-            &alice(),
-            &bob(),
-            "brandubh",
-            SideChoice::Attackers,
-            None,
-            None,
-        )
-        .await
-        .unwrap();
-    let id = here.accept(&bob(), Some(c.id), None).await.unwrap().id;
+    let id = brandubh_game(&here, &alice(), &bob()).await;
     assert!(
         !svc.cut_finished_games().await.unwrap(),
         "no game has ended"

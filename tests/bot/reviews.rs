@@ -4,9 +4,9 @@
 use taflbot::engine::review::{Mark, BUDGET};
 use taflbot::engine::{think, Settings};
 use taflbot::rules::{Game, Reason, Side, Variant};
-use taflbot::service::{Scope, Service, ServiceError, SideChoice};
+use taflbot::service::{Scope, ServiceError};
 
-use crate::support::{alice, bob, carol, service_at, T0};
+use crate::support::{alice, bob, brandubh_game, carol, service_at, T0};
 
 /// Whether the side to move can win with one move.
 fn wins_at_once(game: &Game) -> bool {
@@ -69,27 +69,11 @@ fn let_out_with(seed: u64) -> Option<Vec<String>> {
     }
 }
 
-/// A Brandubh game begun: alice (attackers) against bob.
-async fn brandubh_game(svc: &Service) -> i64 {
-    let c = svc
-        .challenge(
-            &alice(),
-            &bob(),
-            "brandubh",
-            SideChoice::Attackers,
-            None,
-            None,
-        )
-        .await
-        .unwrap();
-    svc.accept(&bob(), Some(c.id), None).await.unwrap().id
-}
-
 #[tokio::test]
 async fn the_move_that_let_the_king_out_is_a_blunder_with_the_better_turn_named() {
     let (svc, _) = service_at(":memory:", T0).await;
     let moves = let_out();
-    let id = brandubh_game(&svc).await;
+    let id = brandubh_game(&svc, &alice(), &bob()).await;
     // Still going: refused.
     let early = svc.review(&alice(), Some(id), None).await.unwrap_err();
     assert!(matches!(early, ServiceError::ReviewOfLiveGame(g) if g == id));
@@ -171,7 +155,7 @@ async fn reviews_are_refused_for_other_servers_and_for_nothing_to_review() {
         "you have no finished game to review: name one with `game:`"
     );
     let here = svc.scoped(Scope::Server("1".into()));
-    let id = brandubh_game(&here).await;
+    let id = brandubh_game(&here, &alice(), &bob()).await;
     here.resign(&alice(), Some(id), None).await.unwrap();
     let elsewhere = svc.scoped(Scope::Server("2".into()));
     let refused = elsewhere

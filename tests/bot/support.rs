@@ -67,6 +67,22 @@ pub async fn service_at(url: &str, now: i64) -> (Service, Arc<TestClock>) {
     (Service::new(pool, clock.clone()), clock)
 }
 
+/// A Brandubh game between `attacker` and `defender`, begun (challenged and accepted).
+pub async fn brandubh_game(svc: &Service, attacker: &Person, defender: &Person) -> i64 {
+    let c = svc
+        .challenge(
+            attacker,
+            defender,
+            "brandubh",
+            SideChoice::Attackers,
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+    svc.accept(defender, Some(c.id), None).await.unwrap().id
+}
+
 /// How many moves of a game are stored.
 pub async fn moves_stored(svc: &Service, game: i64) -> i64 {
     sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")

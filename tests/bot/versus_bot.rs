@@ -28,18 +28,7 @@ async fn service(url: &str) -> Service {
 
 /// A Brandubh game between people after a turn each: `attacker` moved d2-e2, `defender` c4-c3.
 async fn a_turn_each_between(svc: &Service, attacker: &Person, defender: &Person) -> i64 {
-    let c = svc
-        .challenge(
-            attacker,
-            defender,
-            "brandubh",
-            SideChoice::Attackers,
-            None,
-            None,
-        )
-        .await
-        .unwrap();
-    let game = svc.accept(defender, Some(c.id), None).await.unwrap().id;
+    let game = crate::support::brandubh_game(svc, attacker, defender).await;
     svc.play(attacker, Some(game), None, "d2-e2").await.unwrap();
     svc.play(defender, Some(game), None, "c4-c3").await.unwrap();
     game

@@ -308,8 +308,15 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
         }
         Answer::Hint(hint) => lines.push(text::hint(&hint, s)),
         Answer::Review { review, chart } => {
-            lines.push(text::review_file(&review).trim_end().to_string());
+            // The summary with the marked turns, then every turn (the file's lines, whose
+            // accuracies the summary has given already).
             lines.push(text::review(&review, s));
+            let every = text::review_turn_lines(&review.review, review.game.variant);
+            lines.push(format!(
+                "Every turn, with the winning chance of {} before and after:\n{}",
+                text::charted_side(review.game.variant),
+                every.trim_end()
+            ));
             if let Some(chart) = chart {
                 lines.push(save(
                     images,

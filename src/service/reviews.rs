@@ -83,7 +83,11 @@ impl Service {
     /// The chart of a review: the defenders' chance over the game, the marked turns as dots.
     /// Drawn on the blocking pool.
     pub async fn review_chart(&self, r: &GameReview) -> Result<Option<Vec<u8>>, ServiceError> {
-        let title = format!("Game #{}: the defenders' chance of winning", r.game.id);
+        let title = format!(
+            "Game #{}: the winning chance of {}",
+            r.game.id,
+            super::text::charted_side(r.game.variant)
+        );
         let chances = r.review.defenders_chances();
         let marked: Vec<(usize, u8)> = r
             .review

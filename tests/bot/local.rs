@@ -68,6 +68,12 @@ alice review game:1
     assert!(text.contains("Review of game #1 (TYR 11x11"), "{text}");
     assert!(text.contains("1. attackers d1-d3 (defenders "), "{text}");
     assert!(text.contains("alice (attackers): accuracy "), "{text}");
+    // Each side's accuracy is said once (the file's own lines of it are left out here).
+    assert!(!text.contains("The attackers: accuracy"), "{text}");
+    assert!(
+        text.contains("Every turn, with the winning chance of the defenders before and after:"),
+        "{text}"
+    );
     let chart = images.join("review-1.png");
     assert_eq!(&std::fs::read(&chart).unwrap()[1..4], b"PNG", "{text}");
     let picture = lines

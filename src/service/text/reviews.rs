@@ -90,24 +90,42 @@ pub fn review(r: &GameReview, s: &dyn Style) -> String {
     )
 }
 
+/// The side whose chance a review's chart and file show: "the defenders", or "Gold" in Save the
+/// Standard.
+pub fn charted_side(variant: &Variant) -> String {
+    let name = variant.side_name(Side::Defenders);
+    if name.starts_with(char::is_lowercase) {
+        format!("the {name}")
+    } else {
+        name.to_string()
+    }
+}
+
 /// Every turn of a review, one a line, for a file.
 pub fn review_file(r: &GameReview) -> String {
     let g = &r.game;
     format!(
-        "Review of game #{} ({}): the defenders' chance of winning before and after each turn.\n{}",
+        "Review of game #{} ({}): the winning chance of {} before and after each turn.\n{}",
         g.id,
         g.variant.name,
+        charted_side(g.variant),
         review_turns(&r.review, g.variant)
     )
 }
 
-/// Every turn of a review, one a line, then each side's accuracy and marks.
-pub fn review_turns(r: &Review, variant: &Variant) -> String {
+/// Every turn of a review, one a line.
+pub fn review_turn_lines(r: &Review, variant: &Variant) -> String {
     let mut out = String::new();
     for (i, t) in r.turns.iter().enumerate() {
         out.push_str(&turn_line(i + 1, t, variant));
         out.push('\n');
     }
+    out
+}
+
+/// Every turn of a review, one a line, then each side's accuracy and marks.
+pub fn review_turns(r: &Review, variant: &Variant) -> String {
+    let mut out = review_turn_lines(r, variant);
     for side in [Side::Attackers, Side::Defenders] {
         let accuracy = r
             .accuracy(side)

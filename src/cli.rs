@@ -516,13 +516,15 @@ pub fn arena(variants: &[&'static Variant], m: Match) -> String {
         };
         let _ = writeln!(
             out,
-            "{:<18} {:>3} games{part}: {:>3} won ({} attacking), {:>3} drawn ({} unfinished), {:>3} lost: {:>5.1} % in {:.1?}",
+            "{:<18} {:>3} games{part}: {:>3} won ({} attacking), {:>3} drawn ({} unfinished: {} with a far ahead, {} with b), {:>3} lost: {:>5.1} % in {:.1?}",
             v.id,
             t.games(),
             t.wins,
             t.wins_attacking,
             t.draws,
             t.unfinished,
+            t.unconverted[0],
+            t.unconverted[1],
             t.losses,
             100.0 * t.score(),
             started.elapsed()

@@ -74,10 +74,18 @@ fn greedy(game: &Game, options: &[Step], rng: &mut Rng) -> Step {
 pub enum Result {
     Win,
     Draw,
-    /// Not finished within the turns allowed: counted as a draw.
-    Unfinished,
+    /// Not finished within the turns allowed: counted as a draw. `ahead`: the side that was far
+    /// ahead then (by [`FAR_AHEAD`] or more in the evaluation), true for the first-named player:
+    /// a win not converted rather than a real draw.
+    Unfinished {
+        ahead: Option<bool>,
+    },
     Loss,
 }
+
+/// How far ahead in the evaluation (hundredths of a man) a side must be at the turn limit for an
+/// unfinished game to count as a win it did not convert.
+pub const FAR_AHEAD: i32 = 400;
 
 /// The tally of a match, for the first-named player.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -89,6 +97,9 @@ pub struct Tally {
     pub wins_attacking: u32,
     /// Games unfinished within the turns allowed, counted among `draws`.
     pub unfinished: u32,
+    /// Unfinished games where the first-named player, or the second, was far ahead: wins not
+    /// converted, counted among `unfinished`.
+    pub unconverted: [u32; 2],
 }
 
 impl Tally {
@@ -109,6 +120,8 @@ impl Tally {
         self.losses += other.losses;
         self.wins_attacking += other.wins_attacking;
         self.unfinished += other.unfinished;
+        self.unconverted[0] += other.unconverted[0];
+        self.unconverted[1] += other.unconverted[1];
     }
 
     fn add(&mut self, result: Result, side: Side) {
@@ -120,9 +133,12 @@ impl Tally {
                 }
             }
             Result::Draw => self.draws += 1,
-            Result::Unfinished => {
+            Result::Unfinished { ahead } => {
                 self.draws += 1;
                 self.unfinished += 1;
+                if let Some(first) = ahead {
+                    self.unconverted[usize::from(!first)] += 1;
+                }
             }
             Result::Loss => self.losses += 1,
         }
@@ -160,7 +176,12 @@ pub fn game(
         Some(Some(w)) if w == a_side => Result::Win,
         Some(Some(_)) => Result::Loss,
         Some(None) => Result::Draw,
-        None => Result::Unfinished,
+        None => {
+            let pos = game.position();
+            let score = super::eval::Board::of(variant).evaluate(pos);
+            let ahead = (score.abs() >= FAR_AHEAD).then(|| (score > 0) == (pos.turn() == a_side));
+            Result::Unfinished { ahead }
+        }
     }
 }
 
@@ -236,4 +257,32 @@ pub fn run_pair(
         tally.add(result, side);
     }
     tally
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game stopped at the turn limit with one side far ahead is told apart from a real draw,
+    /// for the side that was ahead.
+    #[test]
+    fn unfinished_games_with_a_side_far_ahead_are_counted_apart() {
+        // Copenhagen: a lone king against many attackers, the attackers to move; random players
+        // for one turn each cannot end it.
+        let copenhagen = Variant::by_id("copenhagen").unwrap();
+        let position = "2t2t2t2/3t5t1/t1t7t/1t9/3t7/8t1t/6t4/2t1t6/t6K1t1/1t6t2/2t5t2 a";
+        let start = crate::rules::parse_position(copenhagen, position).unwrap();
+        let score = super::super::eval::Board::of(copenhagen).evaluate(&start);
+        assert!(score >= FAR_AHEAD, "{score}");
+        let mut tally = Tally::default();
+        tally.add(Result::Unfinished { ahead: Some(true) }, Side::Attackers);
+        tally.add(Result::Unfinished { ahead: Some(false) }, Side::Defenders);
+        tally.add(Result::Unfinished { ahead: None }, Side::Defenders);
+        assert_eq!((tally.draws, tally.unfinished), (3, 3));
+        assert_eq!(tally.unconverted, [1, 1]);
+        let mut sum = Tally::default();
+        sum.merge(&tally);
+        sum.merge(&tally);
+        assert_eq!(sum.unconverted, [2, 2]);
+    }
 }

@@ -22,7 +22,7 @@
 use sqlx::{AnyConnection, Row};
 
 use super::{Person, RatingChange, Scope, Service, ServiceError, DAY};
-use crate::engine::puzzle::{check, cut, Theme, Unsound};
+use crate::engine::puzzle::{check, cut, Puzzle, Theme, Unsound};
 use crate::notation;
 use crate::rating::{self, Rating};
 use crate::render::{Scene, Theme as Colours};
@@ -172,12 +172,23 @@ fn stored(row: &sqlx::any::AnyRow) -> Result<Stored, ServiceError> {
         position: row.try_get("position")?,
         solution: row.try_get("solution")?,
         theme: row.try_get("theme")?,
-        rating: Rating {
-            rating: row.try_get("rating")?,
-            deviation: row.try_get("deviation")?,
-            volatility: row.try_get("volatility")?,
-        },
+        rating: rating_of(row)?,
     })
+}
+
+/// The rating of a row (a puzzle's or a player's): its `rating`, `deviation` and `volatility`.
+fn rating_of(row: &sqlx::any::AnyRow) -> Result<Rating, sqlx::Error> {
+    Ok(Rating {
+        rating: row.try_get("rating")?,
+        deviation: row.try_get("deviation")?,
+        volatility: row.try_get("volatility")?,
+    })
+}
+
+/// A player's puzzle rating as of `now`: its deviation grown since `rated_at`.
+fn grown(row: &sqlx::any::AnyRow, now: i64) -> Result<Rating, sqlx::Error> {
+    let at: i64 = row.try_get("rated_at")?;
+    Ok(rating_of(row)?.after(now - at))
 }
 
 impl Stored {
@@ -388,14 +399,8 @@ impl Service {
         let Some(row) = row else {
             return Ok(None);
         };
-        let r = Rating {
-            rating: row.try_get("rating")?,
-            deviation: row.try_get("deviation")?,
-            volatility: row.try_get("volatility")?,
-        };
-        let at: i64 = row.try_get("rated_at")?;
         Ok(Some(PuzzleRecord {
-            rating: r.after(self.now() - at),
+            rating: grown(&row, self.now())?,
             tries: row.try_get("tries")?,
             solves: row.try_get("solves")?,
         }))
@@ -460,15 +465,7 @@ impl Service {
         .fetch_optional(&mut *conn)
         .await?;
         let player = match row {
-            Some(row) => {
-                let at: i64 = row.try_get("rated_at")?;
-                Rating {
-                    rating: row.try_get("rating")?,
-                    deviation: row.try_get("deviation")?,
-                    volatility: row.try_get("volatility")?,
-                }
-                .after(now - at)
-            }
+            Some(row) => grown(&row, now)?,
             None => rating::START,
         };
         let (after, puzzle) = rating::duel(player, stored.rating, solved);
@@ -812,15 +809,7 @@ impl Service {
         };
         let game = loaded.game;
         let found = self
-            .cpu(move |_| {
-                let p = cut(&game, winner)?;
-                Some(Found {
-                    variant: game.variant(),
-                    position: write_position(p.game.position()),
-                    solution: p.written(),
-                    theme: p.theme,
-                })
-            })
+            .cpu(move |_| cut(&game, winner).map(|p| Found::of(&p)))
             .await?;
         Ok(found.map(|f| (f, guild)))
     }
@@ -1041,6 +1030,18 @@ pub struct Found {
     pub theme: Theme,
 }
 
+impl Found {
+    /// A puzzle the engine cut, as stored.
+    fn of(p: &Puzzle) -> Found {
+        Found {
+            variant: p.game.variant(),
+            position: write_position(p.game.position()),
+            solution: p.written(),
+            theme: p.theme,
+        }
+    }
+}
+
 /// Reads puzzles from lines (see [`Service::import_puzzles`]): at most `limit`, with a note for
 /// each line that could not be used.
 pub fn read_puzzles(
@@ -1111,11 +1112,5 @@ fn puzzle_line(line: &str) -> Result<Found, String> {
 /// The puzzle cut from a recorded game (`moves[,…,result]`), if it gives one.
 fn game_line(variant: &'static Variant, line: &str) -> Option<Found> {
     let (game, winner) = notation::recorded_game(variant, line)?;
-    let p = cut(&game, winner?)?;
-    Some(Found {
-        variant,
-        position: write_position(p.game.position()),
-        solution: p.written(),
-        theme: p.theme,
-    })
+    cut(&game, winner?).map(|p| Found::of(&p))
 }

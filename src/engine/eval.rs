@@ -37,7 +37,20 @@ pub struct Weights {
     /// close a ring, then tighten it. Counted on boards of `room_from_files` files or more.
     pub room: i32,
     pub room_from_files: u8,
+    /// Once the defenders are down to their king and [`FEW_MEN`] men or fewer against
+    /// [`MANY_ATTACKERS`] or more, the attackers' plan is to close a ring and tighten it until he
+    /// is encircled, captured or cannot move (where he cannot be captured, as on a Copenhagen
+    /// edge). Then each square cut off from the king's room counts `mop_up`, and each attacker
+    /// `close_in` per step nearer to the king (than the board is wide): the ring is built near
+    /// him, and tightened. Counted on every board.
+    pub mop_up: i32,
+    pub close_in: i32,
 }
+
+/// The defenders' men (besides the king) at most, and the attackers at least, for
+/// [`Weights::mop_up`] to count.
+pub const FEW_MEN: usize = 2;
+pub const MANY_ATTACKERS: usize = 12;
 
 const TAFL: Weights = Weights {
     man: BySide::new(100, 100),
@@ -53,6 +66,8 @@ const TAFL: Weights = Weights {
     edge_lines: 0,
     room: 0,
     room_from_files: 0,
+    mop_up: 8,
+    close_in: 0,
 };
 
 /// One row per family.
@@ -92,6 +107,7 @@ pub fn weights(family: Family) -> &'static Weights {
         guard: 30,
         guard_cap: 3,
         edge_lines: 15,
+        close_in: 10,
         ..TAFL
     };
     const BRANDUBH: Weights = Weights {
@@ -114,6 +130,8 @@ pub fn weights(family: Family) -> &'static Weights {
         edge_lines: 0,
         room: 0,
         room_from_files: 0,
+        mop_up: 0,
+        close_in: 0,
     };
     match family {
         Family::Tyr => &TYR,
@@ -144,6 +162,8 @@ pub struct Board {
     centre: i32,
     /// The weight of the king's room on this board.
     room: i32,
+    /// The squares a piece may stand on: the king's room when it is the whole board.
+    squares: i32,
 }
 
 impl Board {
@@ -187,6 +207,7 @@ impl Board {
             plain: variant.roles() == [Role::Man, Role::King],
             centre: 0,
             room: 0,
+            squares: variant.board.len() as i32,
         };
         if variant.files >= board.weights.room_from_files {
             board.room = board.weights.room;
@@ -216,10 +237,35 @@ impl Board {
     /// The terms for the defenders less those for the attackers.
     fn for_defenders(&self, pos: &Position, rooms: &mut Rooms) -> i32 {
         let mut score = self.for_side(pos, Side::Defenders) - self.for_side(pos, Side::Attackers);
-        if self.room != 0 {
-            score += self.room * rooms.king_room(pos) as i32;
+        let mop_up = self.weights.mop_up != 0 && mopping_up(pos);
+        if self.room != 0 || mop_up {
+            let room = rooms.king_room(pos) as i32;
+            score += self.room * room;
+            if mop_up {
+                score -= self.weights.mop_up * (self.squares - room);
+                score -= self.weights.close_in * self.closeness(pos);
+            }
         }
         score
+    }
+
+    /// How close the attackers stand to the king: per attacker, how many steps (a king's steps,
+    /// diagonals included) nearer than the board is wide.
+    fn closeness(&self, pos: &Position) -> i32 {
+        let Some(king) = pos.royal(Side::Defenders) else {
+            return 0;
+        };
+        let width = i32::from(self.variant.files.max(self.variant.ranks));
+        pos.squares_of(Side::Attackers)
+            .iter()
+            .map(|sq| {
+                let steps = sq
+                    .file()
+                    .abs_diff(king.file())
+                    .max(sq.rank().abs_diff(king.rank()));
+                width - i32::from(steps)
+            })
+            .sum()
     }
 
     /// The terms that count for `side`.
@@ -284,6 +330,14 @@ impl Board {
     }
 }
 
+/// Whether the defenders are down to their king and a few men against many attackers.
+#[inline]
+pub fn mopping_up(pos: &Position) -> bool {
+    pos.royal(Side::Defenders).is_some()
+        && pos.count(Side::Defenders) <= FEW_MEN + 1
+        && pos.count(Side::Attackers) >= MANY_ATTACKERS
+}
+
 /// The king's rooms met in a search, by where the attackers and the king stand: the room depends
 /// on nothing else, and a move by one of the defenders' men (half the moves) leaves both as they
 /// were. Each slot keeps its whole key, so a room found is the room.
@@ -299,14 +353,14 @@ impl Rooms {
     /// The most bits an index may have: the slot is read from the hash's top bits.
     const MAX_BITS: u32 = 24;
 
-    /// Slots for a search on `board`; none where the room does not count.
+    /// Slots for a search on `board`; none where the room never counts.
     pub fn for_board(board: &Board) -> Rooms {
         Rooms::with_bits(board, Self::BITS)
     }
 
-    /// `2^bits` slots (at most 2^24) for a search on `board`; none where the room does not count.
+    /// `2^bits` slots (at most 2^24) for a search on `board`; none where the room never counts.
     pub fn with_bits(board: &Board, bits: u32) -> Rooms {
-        if board.room == 0 {
+        if board.room == 0 && board.weights.mop_up == 0 {
             return Rooms::none();
         }
         Rooms {

@@ -302,7 +302,10 @@ fn a_closed_ring_cuts_the_kings_room_to_its_inside() {
         // Inside, the king has the box's 25 squares; through the gap, the board's squares less
         // the 25 attackers'.
         let through_gap = i32::from(v.files) * i32::from(v.ranks) - 25;
-        let room = if counted { weights(v.family).room } else { 0 };
+        // The king has one man left against 25 attackers: the room counts as well for the
+        // mop-up, on every board.
+        assert!(taflbot::engine::eval::mopping_up(&pos(id, "d", &closed)));
+        let room = if counted { weights(v.family).room } else { 0 } + weights(v.family).mop_up;
         assert_eq!(
             score(&open) - score(&closed),
             room * (through_gap - 25),

@@ -10,6 +10,7 @@ mod peer_rules;
 mod brandubh;
 mod copenhagen;
 mod differential;
+mod endings;
 mod engine;
 mod fetlar;
 mod linnaeus;

@@ -434,7 +434,13 @@ async fn lost_connections_refuse_the_move_in_flight_whole_and_the_pool_reconnect
             .fetch_all(&mut holder)
             .await
             .unwrap();
-            panic!("the move never waited for the game's row; sessions: {sessions:?}");
+            let pool = svc.pool();
+            panic!(
+                "the move never waited for the game's row; the pool: {} connections, {} idle; \
+                 sessions: {sessions:?}",
+                pool.size(),
+                pool.num_idle()
+            );
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }

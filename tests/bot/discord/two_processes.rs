@@ -54,6 +54,29 @@ impl Bot {
         assert!(sent.success(), "kill {signal}");
     }
 
+    /// Pauses the process (SIGSTOP) at a moment when it neither holds nor waits for the
+    /// database's write lock: paused inside a write it would hold the lock, and every other
+    /// process's writes would wait, until it ran again. Nobody else may hold the lock meanwhile
+    /// for long; `pool` is the test's own.
+    async fn pause_between_writes(&self, pool: &sqlx::AnyPool) {
+        for _ in 0..100 {
+            self.signal("-STOP");
+            // A statement already on its way to the server is answered meanwhile.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let locks: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory'")
+                    .fetch_one(pool)
+                    .await
+                    .unwrap();
+            if locks == 0 {
+                return;
+            }
+            self.signal("-CONT");
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+        panic!("the process was inside a write each time it was paused");
+    }
+
     fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
@@ -177,7 +200,7 @@ async fn two_processes_share_the_shards_and_one_takes_over_what_a_killed_one_hel
 
     // The second process pauses; the first alone finds both games out of time. Its posts of the
     // results arrive at Discord, but it never hears back: it holds both notices when it dies.
-    second.signal("-STOP");
+    second.pause_between_writes(svc.pool()).await;
     for thread in [lower_thread, upper_thread] {
         fake.fail(Failure {
             method: "POST",
@@ -210,7 +233,7 @@ async fn two_processes_share_the_shards_and_one_takes_over_what_a_killed_one_hel
 
     // taflbot's turn in a new game: the first process claims and searches it, but cannot store it
     // while the test holds the database's write lock.
-    first.signal("-STOP");
+    first.pause_between_writes(svc.pool()).await;
     let taflbot_person = Person::new(APP.to_string(), "taflbot");
     let bot_game = svc
         .scoped(Scope::Server(lower.to_string()))

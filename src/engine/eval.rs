@@ -2,7 +2,8 @@
 //! for every variant; their weights are data, one row per family.
 
 use crate::rules::{
-    BySide, Escape, Family, Position, Repetition, Role, Side, Square, SquareSet, Terrain, Variant,
+    BySide, Escape, Family, Piece, Position, Repetition, Role, Side, Square, SquareSet, Terrain,
+    Variant,
 };
 
 /// The weights of one family. Material is per piece; the king's and the Standard's terms are
@@ -236,7 +237,8 @@ impl Board {
 
     /// The terms for the defenders less those for the attackers.
     fn for_defenders(&self, pos: &Position, rooms: &mut Rooms) -> i32 {
-        let mut score = self.for_side(pos, Side::Defenders) - self.for_side(pos, Side::Attackers);
+        let mut score =
+            self.for_side(pos, Side::Defenders, rooms) - self.for_side(pos, Side::Attackers, rooms);
         let mop_up = self.weights.mop_up != 0 && mopping_up(pos);
         if self.room != 0 || mop_up {
             let room = rooms.king_room(pos) as i32;
@@ -268,8 +270,22 @@ impl Board {
             .sum()
     }
 
+    /// What a piece of `role` is worth to `side` (the royal pieces nothing: they are not
+    /// material).
+    #[inline]
+    fn value(&self, role: Role, side: Side) -> i32 {
+        let w = self.weights;
+        match role {
+            Role::Man | Role::VMan => w.man[side],
+            Role::Commander => w.commander[side],
+            Role::Infantry => w.infantry,
+            Role::Cavalry => w.cavalry,
+            Role::King | Role::Standard => 0,
+        }
+    }
+
     /// The terms that count for `side`.
-    fn for_side(&self, pos: &Position, side: Side) -> i32 {
+    fn for_side(&self, pos: &Position, side: Side, rooms: &mut Rooms) -> i32 {
         let w = self.weights;
         let s = side.index();
         let own = pos.squares_of(side);
@@ -278,14 +294,10 @@ impl Board {
             let men = own.len() as i32 - i32::from(pos.royal(side).is_some());
             men * w.man[side]
         } else {
-            own.iter()
-                .map(|sq| match pos.piece_at(sq).map(|p| p.role) {
-                    Some(Role::Man | Role::VMan) => w.man[side],
-                    Some(Role::Commander) => w.commander[side],
-                    Some(Role::Infantry) => w.infantry,
-                    Some(Role::Cavalry) => w.cavalry,
-                    _ => 0,
-                })
+            self.variant
+                .roles()
+                .iter()
+                .map(|&role| pos.count_of(Piece::new(side, role)) as i32 * self.value(role, side))
                 .sum()
         };
         if w.guard != 0 && side == Side::Attackers {
@@ -302,7 +314,7 @@ impl Board {
         }
         if let Some(royal) = pos.royal(side) {
             if !self.goal[s].is_empty() {
-                score += self.road(pos, royal, s);
+                score += self.road(pos, royal, s, rooms);
             }
             score -= w.pressure * pos.pressure(royal, side) as i32;
         }
@@ -310,10 +322,10 @@ impl Board {
     }
 
     /// The royal piece's road home.
-    fn road(&self, pos: &Position, royal: crate::rules::Square, s: usize) -> i32 {
+    fn road(&self, pos: &Position, royal: Square, s: usize, rooms: &mut Rooms) -> i32 {
         let w = self.weights;
         if self.variant.rules.armies {
-            return match pos.relaxed_distance(royal, &self.goal[s], 2) {
+            return match rooms.standard_road(pos, royal, &self.goal[s]) {
                 1 => w.road[0],
                 2 => w.road[1],
                 _ => w.road[2],
@@ -341,8 +353,13 @@ pub fn mopping_up(pos: &Position) -> bool {
 /// The king's rooms met in a search, by where the attackers and the king stand: the room depends
 /// on nothing else, and a move by one of the defenders' men (half the moves) leaves both as they
 /// were. Each slot keeps its whole key, so a room found is the room.
+///
+/// In Save the Standard it remembers the Standards' roads home in the same way: a Standard never
+/// leaves its field, so its road depends only on where it stands and on which squares of its
+/// field are taken, and a move in the other field (half the moves) leaves it as it was.
 pub struct Rooms {
     slots: Vec<Option<(SquareSet, Square, u32)>>,
+    roads: Vec<Option<(SquareSet, Square, u32)>>,
 }
 
 impl Rooms {
@@ -360,17 +377,51 @@ impl Rooms {
 
     /// `2^bits` slots (at most 2^24) for a search on `board`; none where the room never counts.
     pub fn with_bits(board: &Board, bits: u32) -> Rooms {
-        if board.room == 0 && board.weights.mop_up == 0 {
-            return Rooms::none();
+        let slots = 1 << bits.min(Self::MAX_BITS);
+        let mut rooms = Rooms::none();
+        if board.room != 0 || board.weights.mop_up != 0 {
+            rooms.slots = vec![None; slots];
         }
-        Rooms {
-            slots: vec![None; 1 << bits.min(Self::MAX_BITS)],
+        if board.variant.rules.armies {
+            rooms.roads = vec![None; slots];
         }
+        rooms
     }
 
     /// No slots: every room is counted afresh.
     pub fn none() -> Rooms {
-        Rooms { slots: Vec::new() }
+        Rooms {
+            slots: Vec::new(),
+            roads: Vec::new(),
+        }
+    }
+
+    /// The moves the Standard on `royal` needs to reach `goal` (its Havens) if nothing else moved:
+    /// 1, 2, or 3 for more.
+    fn standard_road(&mut self, pos: &Position, royal: Square, goal: &SquareSet) -> u32 {
+        if self.roads.is_empty() {
+            return pos.relaxed_distance(royal, goal, 2);
+        }
+        let variant = pos.variant();
+        let side = if variant.home[Side::Attackers].contains(royal) {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        let taken = pos
+            .squares_of(Side::Attackers)
+            .or(pos.squares_of(Side::Defenders))
+            .and(&variant.home[side]);
+        let hash = taken.mix(royal.index() as u64);
+        let slot = (hash >> (64 - Self::MAX_BITS)) as usize & (self.roads.len() - 1);
+        match &self.roads[slot] {
+            Some((t, at, road)) if *at == royal && *t == taken => *road,
+            _ => {
+                let road = pos.relaxed_distance(royal, goal, 2);
+                self.roads[slot] = Some((taken, royal, road));
+                road
+            }
+        }
     }
 
     fn king_room(&mut self, pos: &Position) -> u32 {

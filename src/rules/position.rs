@@ -34,6 +34,9 @@ pub struct Position {
     pub(super) cols: [u32; FILE_MASKS],
     /// Where each side's king or Standard stands.
     pub(super) royal: [Option<Square>; 2],
+    /// How many pieces of each cell code (role and side) stand on the board: material is read
+    /// from them, not counted square by square.
+    pub(super) counts: [u8; 16],
     pub(super) turn: Side,
     pub(super) chain: Option<Square>,
     pub(super) slot: Option<Slot>,
@@ -125,6 +128,7 @@ impl Position {
             rows: variant.empty_rows,
             cols: variant.empty_cols,
             royal: [None; 2],
+            counts: [0; 16],
             turn: setup.turn,
             chain: None,
             slot: None,
@@ -269,6 +273,12 @@ impl Position {
         self.royal[side.index()]
     }
 
+    /// How many pieces of a role a side has.
+    #[inline]
+    pub fn count_of(&self, piece: Piece) -> u32 {
+        u32::from(self.counts[piece.code() as usize])
+    }
+
     /// How many pieces a side has.
     pub fn count(&self, side: Side) -> usize {
         self.pieces[side.index()].len()
@@ -290,6 +300,7 @@ impl Position {
         self.rows[sq.rank() as usize + 1] |= 1 << (sq.file() + 1);
         self.cols[sq.file() as usize] |= 1 << (sq.rank() + 1);
         self.pieces[side_of(code).index()].insert(sq);
+        self.counts[code as usize] += 1;
         self.hash ^= key(sq, code);
     }
 
@@ -303,6 +314,7 @@ impl Position {
             self.cols[sq.file() as usize] &= !(1 << (sq.rank() + 1));
         }
         self.pieces[side_of(code).index()].remove(sq);
+        self.counts[code as usize] -= 1;
         self.hash ^= key(sq, code);
         code
     }

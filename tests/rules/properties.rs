@@ -186,6 +186,14 @@ fn check_step(before: &Position, step: &Step) {
     assert_eq!(back, after, "{text}");
     assert_eq!(back.hash(), after.hash(), "{text}");
     assert_eq!(back.outcome(), after.outcome(), "{text}");
+    // The counts kept by role agree with the board.
+    for side in Side::BOTH {
+        for &role in v.roles() {
+            let piece = taflbot::rules::Piece::new(side, role);
+            let on_board = after.pieces(side).filter(|(_, p)| *p == piece).count();
+            assert_eq!(after.count_of(piece) as usize, on_board, "{text} {piece:?}");
+        }
+    }
     // Outcomes agree with the board.
     match after.outcome() {
         None => assert!(!after.legal_moves().is_empty(), "{text}"),

@@ -13,11 +13,13 @@ use taflbot::rules::Game;
 mod common;
 use common::midgame_positions;
 
-/// One variant per family: the 11x11 boards where the family has one; and TYR's largest board,
-/// where counting the king's room costs most.
-const FAMILIES: [&str; 9] = [
+/// One variant per family: the 11x11 boards where the family has one; and the largest boards
+/// (17x17), where counting the king's room costs most, with and without commanders and V-men.
+const FAMILIES: [&str; 11] = [
     "tyr-11",
     "tyr-17",
+    "tyr-commanders-17",
+    "odin-17",
     "odin-11",
     "sea-battle-11",
     "copenhagen",

@@ -291,9 +291,10 @@ impl Board {
         let own = pos.squares_of(side);
         let mut score = if self.plain {
             // Men and one king: the count says it all.
-            let men = own.len() as i32 - i32::from(pos.royal(side).is_some());
+            let men = pos.count(side) as i32 - i32::from(pos.royal(side).is_some());
             men * w.man[side]
         } else {
+            // Each role's count, kept by the position, times its value.
             self.variant
                 .roles()
                 .iter()

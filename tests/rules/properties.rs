@@ -188,6 +188,7 @@ fn check_step(before: &Position, step: &Step) {
     assert_eq!(back.outcome(), after.outcome(), "{text}");
     // The counts kept by role agree with the board.
     for side in Side::BOTH {
+        assert_eq!(after.count(side), after.pieces(side).count(), "{text}");
         for &role in v.roles() {
             let piece = taflbot::rules::Piece::new(side, role);
             let on_board = after.pieces(side).filter(|(_, p)| *p == piece).count();

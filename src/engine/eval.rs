@@ -315,7 +315,7 @@ impl Board {
         }
         if let Some(royal) = pos.royal(side) {
             if !self.goal[s].is_empty() {
-                score += self.road(pos, royal, s, rooms);
+                score += self.road(pos, royal, side, rooms);
             }
             score -= w.pressure * pos.pressure(royal, side) as i32;
         }
@@ -323,10 +323,10 @@ impl Board {
     }
 
     /// The royal piece's road home.
-    fn road(&self, pos: &Position, royal: Square, s: usize, rooms: &mut Rooms) -> i32 {
+    fn road(&self, pos: &Position, royal: Square, side: Side, rooms: &mut Rooms) -> i32 {
         let w = self.weights;
         if self.variant.rules.armies {
-            return match rooms.standard_road(pos, royal, &self.goal[s]) {
+            return match rooms.standard_road(pos, royal, side, &self.goal[side.index()]) {
                 1 => w.road[0],
                 2 => w.road[1],
                 _ => w.road[2],
@@ -397,32 +397,24 @@ impl Rooms {
         }
     }
 
-    /// The moves the Standard on `royal` needs to reach `goal` (its Havens) if nothing else moved:
-    /// 1, 2, or 3 for more.
-    fn standard_road(&mut self, pos: &Position, royal: Square, goal: &SquareSet) -> u32 {
+    /// The moves `side`'s Standard on `royal` needs to reach `goal` (its Havens) if nothing else
+    /// moved: 1, 2, or 3 for more.
+    fn standard_road(
+        &mut self,
+        pos: &Position,
+        royal: Square,
+        side: Side,
+        goal: &SquareSet,
+    ) -> u32 {
+        let road = || pos.relaxed_distance(royal, goal, 2);
         if self.roads.is_empty() {
-            return pos.relaxed_distance(royal, goal, 2);
+            return road();
         }
-        let variant = pos.variant();
-        let side = if variant.home[Side::Attackers].contains(royal) {
-            Side::Attackers
-        } else {
-            Side::Defenders
-        };
         let taken = pos
             .squares_of(Side::Attackers)
             .or(pos.squares_of(Side::Defenders))
-            .and(&variant.home[side]);
-        let hash = taken.mix(royal.index() as u64);
-        let slot = (hash >> (64 - Self::MAX_BITS)) as usize & (self.roads.len() - 1);
-        match &self.roads[slot] {
-            Some((t, at, road)) if *at == royal && *t == taken => *road,
-            _ => {
-                let road = pos.relaxed_distance(royal, goal, 2);
-                self.roads[slot] = Some((taken, royal, road));
-                road
-            }
-        }
+            .and(&pos.variant().home[side]);
+        recall(&mut self.roads, taken, royal, road)
     }
 
     fn king_room(&mut self, pos: &Position) -> u32 {
@@ -432,16 +424,27 @@ impl Rooms {
         if self.slots.is_empty() {
             return pos.king_room();
         }
-        let attackers = pos.squares_of(Side::Attackers);
-        let hash = attackers.mix(king.index() as u64);
-        let slot = (hash >> (64 - Self::MAX_BITS)) as usize & (self.slots.len() - 1);
-        match &self.slots[slot] {
-            Some((a, k, room)) if *k == king && a == attackers => *room,
-            _ => {
-                let room = pos.king_room();
-                self.slots[slot] = Some((*attackers, king, room));
-                room
-            }
+        let attackers = *pos.squares_of(Side::Attackers);
+        recall(&mut self.slots, attackers, king, || pos.king_room())
+    }
+}
+
+/// The value remembered in `slots` for the key (`set`, `at`), or `count`'s, then remembered in
+/// its slot (read from the key's hash's top bits) in place of what was there.
+fn recall(
+    slots: &mut [Option<(SquareSet, Square, u32)>],
+    set: SquareSet,
+    at: Square,
+    count: impl FnOnce() -> u32,
+) -> u32 {
+    let hash = set.mix(at.index() as u64);
+    let slot = (hash >> (64 - Rooms::MAX_BITS)) as usize & (slots.len() - 1);
+    match &slots[slot] {
+        Some((s, a, value)) if *a == at && *s == set => *value,
+        _ => {
+            let value = count();
+            slots[slot] = Some((set, at, value));
+            value
         }
     }
 }

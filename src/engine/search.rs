@@ -491,13 +491,14 @@ impl<'a> Search<'a> {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         let targets = pos.capture_targets();
         if pos.simple_slides() {
-            // Only the moves onto capture targets (and the escape paths) can be wanted here.
+            // Only the moves onto capture targets (and the escape paths) and the commanders' jumps
+            // can be wanted here.
             let wanted = if threatened {
                 targets.or(&paths)
             } else {
                 targets
             };
-            pos.slides_onto(&wanted, &mut moves);
+            pos.moves_onto(&wanted, &mut moves);
         } else {
             pos.legal_moves_into(&mut moves);
         }

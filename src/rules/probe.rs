@@ -3,7 +3,7 @@
 
 use super::cell::{role_of, side_of, terrain_of};
 use super::moves::Move;
-use super::piece::{Role, Side, PIECE_MASK};
+use super::piece::{Piece, Role, Side, PIECE_MASK};
 use super::position::Position;
 use super::square::{Dir, Square, SquareSet, MAX_RANKS, STRIDE};
 use super::variant::{Escape, Terrain, PASS, STOP, TERRAIN_SHIFT};
@@ -47,18 +47,35 @@ impl Position {
         out
     }
 
-    /// Whether [`Position::slides_onto`] can stand for the move list here: only men, V-men and
-    /// a king, no berserk chain open, no turn slots.
+    /// Whether [`Position::moves_onto`] can stand for the move list here: no berserk chain open,
+    /// no turn slots, no armies (Cavalry's turns and the Standards' rules).
     pub(crate) fn simple_slides(&self) -> bool {
-        self.chain.is_none()
-            && self.slot.is_none()
-            && self.variant.rules.jumps.is_none()
-            && !self.variant.rules.armies
+        self.chain.is_none() && self.slot.is_none() && !self.variant.rules.armies
     }
 
-    /// The legal slides of the side to move onto the squares of `targets`, found from the
-    /// targets outward (far fewer than all moves); only where [`Position::simple_slides`].
-    pub(crate) fn slides_onto(&self, targets: &SquareSet, out: &mut Vec<Move>) {
+    /// The legal moves of the side to move that land on `targets` or jump: its slides onto the
+    /// squares of `targets`, found from the targets outward (far fewer than all moves), and
+    /// every jump of its commanders, wherever it lands. Only where [`Position::simple_slides`].
+    pub(crate) fn moves_onto(&self, targets: &SquareSet, out: &mut Vec<Move>) {
+        self.slides_onto(targets, out);
+        let side = self.turn;
+        let commander = Piece::new(side, Role::Commander);
+        if self.outcome.is_some() || self.count_of(commander) == 0 {
+            return;
+        }
+        let access = self.variant.access(Role::Commander);
+        for from in self.pieces[side.index()].iter() {
+            if self.cells[from.index()] & PIECE_MASK == commander.code() {
+                self.jumps(from, side, access, &mut |m| {
+                    out.push(m);
+                    true
+                });
+            }
+        }
+    }
+
+    /// The legal slides of the side to move onto the squares of `targets`.
+    fn slides_onto(&self, targets: &SquareSet, out: &mut Vec<Move>) {
         out.clear();
         if self.outcome.is_some() {
             return;
@@ -461,11 +478,11 @@ mod tests {
                     }
                     if pos.simple_slides() {
                         let mut onto = Vec::new();
-                        pos.slides_onto(&targets, &mut onto);
+                        pos.moves_onto(&targets, &mut onto);
                         let mut want: Vec<_> = pos
                             .legal_moves()
                             .into_iter()
-                            .filter(|m| targets.contains(m.to))
+                            .filter(|m| targets.contains(m.to) || m.kind == MoveKind::Jump)
                             .collect();
                         want.sort_by_key(|m| (m.from.index(), m.to.index()));
                         onto.sort_by_key(|m| (m.from.index(), m.to.index()));

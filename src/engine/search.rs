@@ -490,7 +490,7 @@ impl<'a> Search<'a> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         let targets = pos.capture_targets();
-        if pos.simple_slides() {
+        if pos.moves_onto_suffice() {
             // Only the moves onto capture targets (and the escape paths) and the commanders' jumps
             // can be wanted here.
             let wanted = if threatened {

@@ -49,13 +49,13 @@ impl Position {
 
     /// Whether [`Position::moves_onto`] can stand for the move list here: no berserk chain open,
     /// no turn slots, no armies (Cavalry's turns and the Standards' rules).
-    pub(crate) fn simple_slides(&self) -> bool {
+    pub(crate) fn moves_onto_suffice(&self) -> bool {
         self.chain.is_none() && self.slot.is_none() && !self.variant.rules.armies
     }
 
     /// The legal moves of the side to move that land on `targets` or jump: its slides onto the
     /// squares of `targets`, found from the targets outward (far fewer than all moves), and
-    /// every jump of its commanders, wherever it lands. Only where [`Position::simple_slides`].
+    /// every jump of its commanders, wherever it lands. Only where [`Position::moves_onto_suffice`].
     pub(crate) fn moves_onto(&self, targets: &SquareSet, out: &mut Vec<Move>) {
         self.slides_onto(targets, out);
         let side = self.turn;
@@ -463,8 +463,10 @@ mod tests {
         assert!(rooms.len() > 50, "{rooms:?}");
     }
 
-    /// Over random games of every variant, every capturing slide lands on a capture target, and
-    /// the king's road agrees with the relaxed distance where that one is exact.
+    /// Over random games of every variant, every capturing slide lands on a capture target, the
+    /// moves onto the targets are found from them outward with the commanders' jumps (where
+    /// that list may stand in), and the king's road agrees with the relaxed distance where that
+    /// one is exact.
     #[test]
     fn capture_targets_hold_every_capture() {
         for v in Variant::all() {
@@ -476,7 +478,7 @@ mod tests {
                             assert!(targets.contains(m.to), "{}: {m:?}\n{pos:?}", v.id);
                         }
                     }
-                    if pos.simple_slides() {
+                    if pos.moves_onto_suffice() {
                         let mut onto = Vec::new();
                         pos.moves_onto(&targets, &mut onto);
                         let mut want: Vec<_> = pos

@@ -362,6 +362,25 @@ async fn end_other_sessions(holder: &mut sqlx::PgConnection) {
     .unwrap();
 }
 
+/// How many sessions of the test's database wait for a lock, as `holder` sees them now.
+///
+/// Within a transaction PostgreSQL lists the sessions that there were at the transaction's first
+/// look (its statistics snapshot; only what each waits for is read afresh). A connection that the
+/// pool opened since, for the move, would never be listed: the snapshot is dropped first.
+async fn sessions_waiting_for_a_lock(holder: &mut sqlx::PgConnection) -> i64 {
+    sqlx::query("SELECT pg_stat_clear_snapshot()")
+        .execute(&mut *holder)
+        .await
+        .unwrap();
+    sqlx::query_scalar(
+        "SELECT COUNT(*) FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    )
+    .fetch_one(holder)
+    .await
+    .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lost_connections_refuse_the_move_in_flight_whole_and_the_pool_reconnects() {
     use sqlx::Connection;
@@ -403,6 +422,9 @@ async fn lost_connections_refuse_the_move_in_flight_whole_and_the_pool_reconnect
         .execute(&mut holder)
         .await
         .unwrap();
+    // Looked at once before the move starts: a connection the move opens after this look must
+    // still be seen below.
+    assert_eq!(sessions_waiting_for_a_lock(&mut holder).await, 0);
     let flight = tokio::spawn({
         let (svc, mv) = (svc.clone(), mv.clone());
         async move {
@@ -411,14 +433,7 @@ async fn lost_connections_refuse_the_move_in_flight_whole_and_the_pool_reconnect
         }
     });
     for waited in 0.. {
-        let waiting: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM pg_stat_activity
-             WHERE datname = current_database() AND wait_event_type = 'Lock'",
-        )
-        .fetch_one(&mut holder)
-        .await
-        .unwrap();
-        if waiting > 0 {
+        if sessions_waiting_for_a_lock(&mut holder).await > 0 {
             break;
         }
         if flight.is_finished() {

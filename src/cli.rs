@@ -254,17 +254,18 @@ pub fn import(variant: &'static Variant, text: &str) -> Result<String, CliError>
 }
 
 /// `taflbot review`: the engine's review of the turns played from a position (or the start), on
-/// the review's fixed budget: each turn with the defenders' chance before and after it, its mark
-/// and the better turn, then each side's accuracy; or the same as JSON.
+/// the review's budget for a game of that length: each turn with the defenders' chance before
+/// and after it, its mark and the better turn, then each side's accuracy; or the same as JSON.
 pub fn review(
     variant: &'static Variant,
     position: Option<&str>,
     turns: &[String],
     json: bool,
 ) -> Result<String, CliError> {
-    use crate::engine::review::{review, Mark, BUDGET, CURVE};
+    use crate::engine::review::{budget_for, review, Mark, CURVE};
     let game = replayed(variant, position, turns, json)?;
-    let r = review(&game, &CURVE, BUDGET);
+    let budget = budget_for(game.turns().len());
+    let r = review(&game, &CURVE, budget);
     if !json {
         return Ok(crate::service::text::review_turns(&r, variant));
     }
@@ -287,7 +288,7 @@ pub fn review(
     let accuracy = |s| r.accuracy(s);
     Ok(json!({
         "variant": variant.id,
-        "budget": BUDGET,
+        "budget": budget,
         "turns": listed,
         "accuracy": {
             "attackers": accuracy(crate::rules::Side::Attackers),

@@ -8,10 +8,32 @@ use crate::rules::{BySide, Game, Side};
 
 use super::{steps, think, written, Settings, WON};
 
-/// Positions searched for each position of a reviewed game (each step of a turn, for the turns
-/// of several steps). The same for every game, so that a review is the same however often it
-/// is made; about 50 ms a position on 11x11.
+/// Positions searched for each position of a reviewed game (its start, and where each turn
+/// leaves it), in games of up to 299 turns; about 50 ms a position on 11x11. A game's budget
+/// ([`budget_for`]) depends on its length alone, so a review is the same however often it is
+/// made.
 pub const BUDGET: u64 = 100_000;
+
+/// Positions searched for a whole review at most: a long game's positions share it, so that no
+/// game holds the engine for much longer than 15 s. It is 300 positions on [`BUDGET`]: of the
+/// decided Copenhagen games on record, the longest has 341 turns, and 99 % have under 170.
+pub const WHOLE: u64 = 30_000_000;
+
+/// The fewest positions searched for each position of a reviewed game: below it a score says
+/// too little to mark a turn by.
+pub const FLOOR: u64 = 10_000;
+
+/// The longest game, in turns, that is reviewed: its positions (each turn's, and the start's)
+/// share [`WHOLE`] on [`FLOOR`] each.
+pub const MOST_TURNS: usize = (WHOLE / FLOOR) as usize - 1;
+
+/// The budget for each position of a game of `turns` turns: [`BUDGET`] while the whole review
+/// stays within [`WHOLE`], then [`WHOLE`] shared among its positions, but never below [`FLOOR`]
+/// (past [`MOST_TURNS`] the whole grows again; the bot refuses such games).
+pub fn budget_for(turns: usize) -> u64 {
+    let positions = turns as u64 + 1;
+    (WHOLE / positions).clamp(FLOOR, BUDGET)
+}
 
 /// How a score becomes a winning chance: `1 / (1 + e^-(slope * score + intercept))`, with an
 /// intercept for each side to move. Scores are in hundredths of a man, for the side to move.
@@ -335,6 +357,20 @@ fn solve3(mut a: [[f64; 3]; 3], mut b: [f64; 3]) -> Option<[f64; 3]> {
 mod tests {
     use super::*;
     use crate::rules::random::Rng;
+
+    #[test]
+    fn long_games_share_the_whole_budget_down_to_the_floor() {
+        assert_eq!(budget_for(0), BUDGET);
+        assert_eq!(budget_for(299), BUDGET);
+        assert_eq!(budget_for(599), WHOLE / 600);
+        assert!(budget_for(599) < BUDGET);
+        for turns in [300, 1_000, 2_000, MOST_TURNS] {
+            let whole = budget_for(turns) * (turns as u64 + 1);
+            assert!(whole <= WHOLE && budget_for(turns) >= FLOOR, "{turns}");
+        }
+        assert_eq!(budget_for(MOST_TURNS), FLOOR);
+        assert_eq!(budget_for(MOST_TURNS * 10), FLOOR);
+    }
 
     #[test]
     fn the_fit_finds_the_curve_the_samples_were_drawn_from() {

@@ -133,6 +133,11 @@ pub enum ServiceError {
     RematchOfLiveGame(i64),
     /// A review asked of a game still going.
     ReviewOfLiveGame(i64),
+    /// A review asked of a game longer than any review takes.
+    ReviewTooLong {
+        id: i64,
+        turns: usize,
+    },
     /// A review asked with no game named, by a player with no finished game.
     NothingToReview,
     /// No puzzle (of this variant) is seen here yet.

@@ -9,7 +9,7 @@
 use serde_json::{json, Value};
 
 use super::{GameView, Person, Service, ServiceError};
-use crate::engine::review::{review, Mark, Review, ReviewedTurn, BUDGET, CURVE};
+use crate::engine::review::{budget_for, review, Mark, Review, ReviewedTurn, CURVE, MOST_TURNS};
 use crate::render::{review_chart, Theme};
 use crate::rules::Side;
 
@@ -57,11 +57,16 @@ impl Service {
         if stored.is_some() {
             tracing::warn!(game = id, "a stored review could not be read: made again");
         }
+        let turns = loaded.game.turns().len();
+        if turns > MOST_TURNS {
+            return Err(ServiceError::ReviewTooLong { id, turns });
+        }
+        let budget = budget_for(turns);
         let admitted = self.thinking.admit(&who.key, self.now())?;
         let game = loaded.game.clone();
         let made = self
             .thinking
-            .admitted(&admitted, move || review(&game, &CURVE, BUDGET))
+            .admitted(&admitted, move || review(&game, &CURVE, budget))
             .await?;
         admitted.pause(self.now());
         sqlx::query(
@@ -69,7 +74,7 @@ impl Service {
              ON CONFLICT (game_id) DO UPDATE SET body = excluded.body",
         )
         .bind(id)
-        .bind(to_json(&made).to_string())
+        .bind(to_json(&made, budget).to_string())
         .bind(self.now())
         .execute(&self.pool)
         .await?;
@@ -129,8 +134,8 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// A review as stored.
-fn to_json(r: &Review) -> Value {
+/// A review as stored, made on `budget` nodes a position.
+fn to_json(r: &Review, budget: u64) -> Value {
     let turns: Vec<Value> = r
         .turns
         .iter()
@@ -146,7 +151,7 @@ fn to_json(r: &Review) -> Value {
             })
         })
         .collect();
-    json!({ "version": 1, "budget": BUDGET, "start": r.start, "turns": turns })
+    json!({ "version": 1, "budget": budget, "start": r.start, "turns": turns })
 }
 
 /// A stored review read back; `None` for one this taflbot cannot read (made again then).
@@ -221,7 +226,7 @@ mod tests {
                 },
             ],
         };
-        let text = to_json(&r).to_string();
+        let text = to_json(&r, 100_000).to_string();
         assert_eq!(from_json(&text), Some(r));
         assert_eq!(from_json(&text.replace("blunder", "howler")), None);
         assert_eq!(from_json("{\"version\": 1}"), None);

@@ -1,10 +1,11 @@
 //! Reviews of finished games: the turn that lost at once is a blunder with the better turn named,
 //! a review is stored once made, and a game still going or from another server is refused.
 
-use taflbot::engine::review::{Mark, BUDGET};
+use taflbot::engine::review::{Mark, BUDGET, MOST_TURNS};
 use taflbot::engine::{think, Settings};
+use taflbot::rules::random::Rng;
 use taflbot::rules::{Game, Reason, Side, Variant};
-use taflbot::service::{Scope, ServiceError};
+use taflbot::service::{Scope, ServiceError, SideChoice};
 
 use crate::support::{alice, bob, brandubh_game, carol, service_at, T0};
 
@@ -170,4 +171,68 @@ async fn reviews_are_refused_for_other_servers_and_for_nothing_to_review() {
     let r = here.review(&carol(), Some(id), None).await.unwrap();
     assert!(r.review.turns.is_empty());
     assert_eq!(r.review.accuracy(Side::Attackers), None);
+}
+
+/// `turns` moves of Copenhagen that capture nothing, end nothing and never come back to a
+/// position seen before, drawn from `seed`: a game as long as anyone cares to make it.
+fn long_quiet_game(turns: usize, seed: u64) -> Vec<String> {
+    let mut game = Game::new(Variant::by_id("copenhagen").unwrap());
+    let mut seen = std::collections::HashSet::from([game.position().hash()]);
+    let mut rng = Rng::new(seed);
+    let mut moves = Vec::with_capacity(turns);
+    while moves.len() < turns {
+        let legal = game.legal_moves();
+        let quiet = (0..legal.len())
+            .map(|i| legal[(i + rng.below(legal.len())) % legal.len()])
+            .find_map(|m| {
+                let mut g = game.clone();
+                let played = g.play(m).ok()?;
+                let fresh = played.captures.is_empty()
+                    && g.outcome().is_none()
+                    && !seen.contains(&g.position().hash());
+                fresh.then_some((m, g))
+            })
+            .expect("a quiet move to a new position");
+        moves.push(taflbot::notation::canonical(game.position(), quiet.0));
+        game = quiet.1;
+        seen.insert(game.position().hash());
+    }
+    moves
+}
+
+/// No game holds the engine for long: a game of more turns than a review takes is refused, and
+/// says how long it is and what a review takes.
+#[tokio::test]
+async fn a_game_longer_than_a_review_takes_is_refused() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let c = svc
+        .challenge(
+            &alice(),
+            &bob(),
+            "copenhagen",
+            SideChoice::Attackers,
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+    let id = svc.accept(&bob(), Some(c.id), None).await.unwrap().id;
+    let moves = long_quiet_game(MOST_TURNS + 1, 5);
+    for (i, mv) in moves.iter().enumerate() {
+        let who = if i % 2 == 0 { alice() } else { bob() };
+        svc.play(&who, Some(id), None, mv).await.unwrap();
+    }
+    svc.resign(&alice(), Some(id), None).await.unwrap();
+    let refused = svc.review(&carol(), Some(id), None).await.unwrap_err();
+    assert!(
+        matches!(refused, ServiceError::ReviewTooLong { id: g, turns } if g == id && turns == MOST_TURNS + 1),
+        "{refused}"
+    );
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "game #{id} is too long to review: it has {} turns, and a review takes at most {MOST_TURNS}",
+            MOST_TURNS + 1
+        )
+    );
 }

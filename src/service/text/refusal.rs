@@ -178,6 +178,10 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         ReviewOfLiveGame(id) => format!(
             "game #{id} is still going: a review comes after it ends (a hint is the engine's help in a game against taflbot)"
         ),
+        ReviewTooLong { id, turns } => format!(
+            "game #{id} is too long to review: it has {turns} turns, and a review takes at most {}",
+            crate::engine::review::MOST_TURNS
+        ),
         NothingToReview => "you have no finished game to review: name one with `game:`".to_string(),
         NoPuzzles(None) => "there are no puzzles here yet: they are cut from finished games, and from recorded Copenhagen games in the first minutes after taflbot starts".to_string(),
         NoPuzzles(Some(v)) => format!(

@@ -351,10 +351,10 @@ async fn copy_db_moves_a_server_to_postgres_and_back_and_its_games_go_on() {
 }
 
 /// Ends every session of the test's database but `holder`'s own, as PostgreSQL does when it
-/// restarts or an operator ends them.
+/// restarts or an operator ends them, and waits (5 s at most) until they have ended.
 async fn end_other_sessions(holder: &mut sqlx::PgConnection) {
     sqlx::query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity
          WHERE datname = current_database() AND pid <> pg_backend_pid()",
     )
     .execute(holder)
@@ -422,9 +422,10 @@ async fn lost_connections_refuse_the_move_in_flight_whole_and_the_pool_reconnect
         .execute(&mut holder)
         .await
         .unwrap();
-    // Looked at once before the move starts: a connection the move opens after this look must
-    // still be seen below.
+    // Looked at once before the move starts, and then the bot's connections are lost: the move
+    // opens a new one, which the looks below must see although the first look did not.
     assert_eq!(sessions_waiting_for_a_lock(&mut holder).await, 0);
+    end_other_sessions(&mut holder).await;
     let flight = tokio::spawn({
         let (svc, mv) = (svc.clone(), mv.clone());
         async move {

@@ -4,7 +4,7 @@
 //! A game is looked at near its end, where its winner was to move: the final position (a game
 //! that ended by resignation), then one and two of the winner's turns before it. The forced win
 //! is proved by an exact search over every reply, not trusted to the engine's estimate; the
-//! engine only checks that the best other first move is far behind (its winning chance at least
+//! engine only checks that the best other first move is far behind (its winning chance more than
 //! [`SECOND_BEST_GAP`] lower), as lichess asks. Only variants whose turns are a single move are
 //! cut (berserk chains and Save the Standard's two slots are not).
 
@@ -154,7 +154,7 @@ pub fn at(game: &Game, curve: &Curve) -> Option<Puzzle> {
         .filter(|(s, _)| *s != Step::Move(first))
         .map(|&(_, score)| curve.chance(side, score))
         .fold(0.0f64, f64::max);
-    if 1.0 - second < SECOND_BEST_GAP {
+    if 1.0 - second <= SECOND_BEST_GAP {
         return None;
     }
     let mut solution = vec![first];

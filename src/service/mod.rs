@@ -267,6 +267,17 @@ impl Scope {
         }
     }
 
+    /// The rows this scope sees, as the parameter `$n` of the condition
+    /// `($n = '*' OR guild IS NULL OR guild = $n)`: every row, or those of no server and the
+    /// server's own.
+    fn guild_param(&self) -> &str {
+        match self {
+            Scope::Everywhere => "*",
+            Scope::Server(g) => g,
+            Scope::Direct => "",
+        }
+    }
+
     /// The server a new challenge is made in.
     fn guild(&self) -> Option<&str> {
         match self {

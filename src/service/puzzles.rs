@@ -230,16 +230,6 @@ impl Stored {
     }
 }
 
-/// The puzzles a scope sees, as the parameter of the condition
-/// `($n = '*' OR guild IS NULL OR guild = $n)`: everyone's, and the server's own.
-fn seen(scope: &Scope) -> &str {
-    match scope {
-        Scope::Everywhere => "*",
-        Scope::Server(g) => g,
-        Scope::Direct => "",
-    }
-}
-
 impl Service {
     /// Opens a puzzle for `who`: puzzle `number`, or else an untried one of `variant` (by
     /// default, the variant of their last try, or the one with the most puzzles) near their
@@ -526,7 +516,7 @@ impl Service {
                      WHERE ($1 = '*' OR guild IS NULL OR guild = $1)
                      GROUP BY variant ORDER BY COUNT(*) DESC, variant LIMIT 1",
                 )
-                .bind(seen(&self.scope))
+                .bind(self.scope.guild_param())
                 .fetch_optional(&mut *conn)
                 .await?
             }
@@ -560,7 +550,7 @@ impl Service {
              ORDER BY ABS(rating - $4), id LIMIT {NEAREST}"
         ))
         .bind(variant.id)
-        .bind(seen(&self.scope))
+        .bind(self.scope.guild_param())
         .bind(me)
         .bind(mine.unwrap_or(rating::START.rating))
         .fetch_all(&mut *conn)
@@ -571,7 +561,7 @@ impl Service {
                  WHERE variant = $1 AND ($2 = '*' OR guild IS NULL OR guild = $2) LIMIT 1",
             )
             .bind(variant.id)
-            .bind(seen(&self.scope))
+            .bind(self.scope.guild_param())
             .fetch_optional(&mut *conn)
             .await?;
             return Err(match any {

@@ -105,7 +105,8 @@ impl Service {
             .await
     }
 
-    /// The finished game played in thread `channel`, or else `who`'s latest finished game.
+    /// The finished game played in thread `channel`, or else `who`'s latest finished game, of
+    /// the games this scope sees.
     async fn latest_finished(
         &self,
         conn: &mut sqlx::AnyConnection,
@@ -117,10 +118,12 @@ impl Service {
              JOIN players pa ON pa.id = g.attacker JOIN players pd ON pd.id = g.defender
              WHERE g.status = 'finished'
                AND ((g.thread IS NOT NULL AND g.thread = $2) OR pa.key = $1 OR pd.key = $1)
+               AND ($3 = '*' OR g.guild IS NULL OR g.guild = $3)
              ORDER BY CASE WHEN g.thread = $2 THEN 0 ELSE 1 END, g.id DESC LIMIT 1",
         )
         .bind(&who.key)
         .bind(channel.unwrap_or(""))
+        .bind(self.scope.guild_param())
         .fetch_optional(&mut *conn)
         .await?;
         found.ok_or(ServiceError::NothingToReview)

@@ -171,6 +171,19 @@ async fn reviews_are_refused_for_other_servers_and_for_nothing_to_review() {
     let r = here.review(&carol(), Some(id), None).await.unwrap();
     assert!(r.review.turns.is_empty());
     assert_eq!(r.review.accuracy(Side::Attackers), None);
+    // Asked without a game, a player gets their latest finished game of this server, though a
+    // later one was played in another.
+    let there = brandubh_game(&elsewhere, &alice(), &bob()).await;
+    elsewhere.resign(&alice(), Some(there), None).await.unwrap();
+    assert_eq!(here.review(&alice(), None, None).await.unwrap().game.id, id);
+    assert_eq!(
+        elsewhere.review(&bob(), None, None).await.unwrap().game.id,
+        there
+    );
+    // In a direct message no server's game is seen.
+    let direct = svc.scoped(Scope::Direct);
+    let none = direct.review(&alice(), None, None).await.unwrap_err();
+    assert!(matches!(none, ServiceError::NothingToReview), "{none}");
 }
 
 /// `turns` moves of Copenhagen that capture nothing, end nothing and never come back to a

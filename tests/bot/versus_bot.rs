@@ -258,7 +258,7 @@ async fn hints_are_rationed_per_player_and_remembered_per_position() {
     }
     let said = ServiceError::HintPause(HINT_PAUSE - 5).to_string();
     assert!(
-        said.contains(&format!("one hint every {HINT_PAUSE} seconds")),
+        said.contains(&format!("one hint or review every {HINT_PAUSE} seconds")),
         "{said}"
     );
     // The pause is alice's own: bob, in a game of his, is not held up.

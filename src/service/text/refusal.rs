@@ -66,13 +66,13 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         HintForLiveGame(id, live) => format!(
             "no hints in game #{id}: it continues from a position of game #{live}, which is still being played"
         ),
-        HintUnderway => "your last hint is still being worked out: wait for it before asking for another".into(),
+        HintUnderway => "your last hint or review is still being worked out: wait for it before asking for another".into(),
         HintPause(wait) => format!(
-            "one hint every {} seconds: ask again in {wait} {}",
+            "one hint or review every {} seconds: ask again in {wait} {}",
             HINT_PAUSE,
             if *wait == 1 { "second" } else { "seconds" }
         ),
-        EngineBusy => "taflbot's engine is busy with other players' hints: try again in a minute".into(),
+        EngineBusy => "taflbot's engine is busy with other players' hints and reviews: try again in a minute".into(),
         BadDays(d) => {
             format!(
                 "{d} days per move is not offered: choose {}",

@@ -265,7 +265,7 @@ pub fn review(
     use crate::engine::review::{budget_for, review, Mark, CURVE};
     let game = replayed(variant, position, turns, json)?;
     let budget = budget_for(game.turns().len());
-    let r = review(&game, &CURVE, budget);
+    let r = review(&game, 0, &CURVE, budget);
     if !json {
         return Ok(crate::service::text::review_turns(&r, variant));
     }

@@ -4,7 +4,7 @@
 //!
 //! Pure like the rest of the engine: the caller decides where the work runs.
 
-use crate::rules::{BySide, Game, Side};
+use crate::rules::{BySide, Game, Side, Turn};
 
 use super::{steps, think, written, Settings, WON};
 
@@ -151,8 +151,11 @@ impl ReviewedTurn {
 /// A whole game's review.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Review {
+    /// The turns that came before the reviewed ones: the moves of a record the game was
+    /// continued from, which its players did not make. Turn `first + 1` is the first reviewed.
+    pub first: usize,
     pub turns: Vec<ReviewedTurn>,
-    /// The defenders' chance at the start, before any turn.
+    /// The defenders' chance before the first reviewed turn.
     pub start: f64,
 }
 
@@ -228,29 +231,24 @@ fn score(game: &Game, curve: &Curve, budget: u64) -> Scored {
     }
 }
 
-/// Reviews `game`'s turns from its start, each position searched on `budget` nodes. A turn left
+/// Reviews `game`'s turns after its first `first` (those came from a record it was continued
+/// from: they are replayed, not reviewed), each position searched on `budget` nodes. A turn left
 /// open at the end (a chain the game ended in) is reviewed as far as it went.
-pub fn review(game: &Game, curve: &Curve, budget: u64) -> Review {
+pub fn review(game: &Game, first: usize, curve: &Curve, budget: u64) -> Review {
     let mut replay = Game::from_position(game.start().clone());
+    let (before_first, reviewed) = game.turns().split_at(first.min(game.turns().len()));
+    let whole = before_first
+        .iter()
+        .all(|turn| replay_turn(&mut replay, turn, &mut Vec::new()));
     let mut here = score(&replay, curve, budget);
     let start = match replay.position().turn() {
         Side::Defenders => here.chance,
         Side::Attackers => 1.0 - here.chance,
     };
-    let mut turns = Vec::with_capacity(game.turns().len());
-    for turn in game.turns() {
+    let mut turns = Vec::with_capacity(reviewed.len());
+    for turn in reviewed.iter().take_while(|_| whole) {
         let mut played = Vec::with_capacity(turn.moves.len());
-        for m in &turn.moves {
-            played.push(crate::notation::canonical(replay.position(), m.mv));
-            if replay.play(m.mv).is_err() {
-                break;
-            }
-        }
-        if turn.complete
-            && replay.outcome().is_none()
-            && replay.position().turn() == turn.side
-            && replay.end_turn().is_err()
-        {
+        if !replay_turn(&mut replay, turn, &mut played) {
             break;
         }
         let next = score(&replay, curve, budget);
@@ -277,7 +275,26 @@ pub fn review(game: &Game, curve: &Curve, budget: u64) -> Review {
         });
         here = next;
     }
-    Review { turns, start }
+    Review {
+        first: before_first.len(),
+        turns,
+        start,
+    }
+}
+
+/// Plays `turn` on `replay` (as far as its moves go), writing them into `played`; false where
+/// the turn cannot be ended as it was (the review stops there).
+fn replay_turn(replay: &mut Game, turn: &Turn, played: &mut Vec<String>) -> bool {
+    for m in &turn.moves {
+        played.push(crate::notation::canonical(replay.position(), m.mv));
+        if replay.play(m.mv).is_err() {
+            break;
+        }
+    }
+    !(turn.complete
+        && replay.outcome().is_none()
+        && replay.position().turn() == turn.side
+        && replay.end_turn().is_err())
 }
 
 /// Fits a [`Curve`] to `(side to move, score, whether that side won)` samples by Newton's method

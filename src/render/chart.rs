@@ -167,12 +167,14 @@ pub(super) fn rgb_png_with(
     out
 }
 
-/// The chart of a reviewed game: the defenders' chance of winning (0 to 100 %) at the start and
-/// after each turn, in the defenders' colour over the attackers'; the marked turns as dots, larger
-/// and redder the worse the mark (`severity` 0 inaccuracy, 1 mistake, 2 blunder). `None` when it
-/// cannot be drawn.
+/// The chart of a reviewed game: the defenders' chance of winning (0 to 100 %) after turn `first`
+/// (the start, for most games) and after each turn since, in the defenders' colour over the
+/// attackers'; the marked turns (by their index in `chances`) as dots, larger and redder the
+/// worse the mark (`severity` 0 inaccuracy, 1 mistake, 2 blunder). `None` when it cannot be
+/// drawn.
 pub fn review_chart(
     title: &str,
+    first: usize,
     chances: &[f64],
     marked: &[(usize, u8)],
     theme: Theme,
@@ -184,11 +186,12 @@ pub fn review_chart(
     let (w, h) = CHART_SIZE;
     let mut pixels = vec![0u8; (w * h * 3) as usize];
     let colours = theme.colours();
-    let last = (chances.len() - 1).max(1) as f64;
+    let from = first as f64;
+    let last = from + (chances.len() - 1).max(1) as f64;
     let points: Vec<(f64, f64)> = chances
         .iter()
         .enumerate()
-        .map(|(i, c)| (i as f64, (c * 100.0).clamp(0.0, 100.0)))
+        .map(|(i, c)| (from + i as f64, (c * 100.0).clamp(0.0, 100.0)))
         .collect();
     let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
         let root = BitMapBackend::with_buffer(&mut pixels, CHART_SIZE).into_drawing_area();
@@ -199,7 +202,7 @@ pub fn review_chart(
             .margin(14)
             .x_label_area_size(34)
             .y_label_area_size(56)
-            .build_cartesian_2d(0.0..last, 0.0..100.0)?;
+            .build_cartesian_2d(from..last, 0.0..100.0)?;
         chart.plotting_area().fill(&rgb(colours.attacker))?;
         chart
             .configure_mesh()
@@ -219,7 +222,7 @@ pub fn review_chart(
             rgb(colours.defender).filled(),
         ))?;
         chart.draw_series(LineSeries::new(
-            [(0.0, 50.0), (last, 50.0)],
+            [(from, 50.0), (last, 50.0)],
             rgb(colours.grid).stroke_width(1),
         ))?;
         chart.draw_series(LineSeries::new(

@@ -48,6 +48,11 @@ impl Loaded {
         })
     }
 
+    /// How many turns came from a record the game was continued from (none for most games).
+    pub fn imported_turns(&self) -> usize {
+        self.game.turns().len() - self.own_turns().count()
+    }
+
     /// Whether each side has made a turn of its own in this game (the moves of a record it was
     /// continued from do not count). A game that ends before is not rated, and a resignation or
     /// an agreed draw then calls it off: nothing was played to win, lose or share.

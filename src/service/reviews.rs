@@ -47,7 +47,14 @@ impl Service {
                 .fetch_optional(&mut *conn)
                 .await?;
         drop(conn);
-        if let Some(review) = stored.as_deref().and_then(from_json) {
+        // The turns of a record the game was continued from were not its players': not reviewed.
+        let first = loaded.imported_turns();
+        // A review stored before those turns were left out is made again.
+        if let Some(review) = stored
+            .as_deref()
+            .and_then(from_json)
+            .filter(|r| r.first == first)
+        {
             return Ok(GameReview {
                 game: view,
                 review,
@@ -55,9 +62,9 @@ impl Service {
             });
         }
         if stored.is_some() {
-            tracing::warn!(game = id, "a stored review could not be read: made again");
+            tracing::warn!(game = id, "a stored review could not be read, or did not leave out a continued game's record: made again");
         }
-        let turns = loaded.game.turns().len();
+        let turns = loaded.game.turns().len() - first;
         if turns > MOST_TURNS {
             return Err(ServiceError::ReviewTooLong { id, turns });
         }
@@ -66,7 +73,7 @@ impl Service {
         let game = loaded.game.clone();
         let made = self
             .thinking
-            .admitted(&admitted, move || review(&game, &CURVE, budget))
+            .admitted(&admitted, move || review(&game, first, &CURVE, budget))
             .await?;
         admitted.pause(self.now());
         sqlx::query(
@@ -101,7 +108,8 @@ impl Service {
             .enumerate()
             .filter_map(|(i, t)| Some((i + 1, t.mark? as u8)))
             .collect();
-        self.cpu(move |_| review_chart(&title, &chances, &marked, Theme::Classic))
+        let first = r.review.first;
+        self.cpu(move |_| review_chart(&title, first, &chances, &marked, Theme::Classic))
             .await
     }
 
@@ -154,7 +162,7 @@ fn to_json(r: &Review, budget: u64) -> Value {
             })
         })
         .collect();
-    json!({ "version": 1, "budget": budget, "start": r.start, "turns": turns })
+    json!({ "version": 1, "budget": budget, "first": r.first, "start": r.start, "turns": turns })
 }
 
 /// A stored review read back; `None` for one this taflbot cannot read (made again then).
@@ -194,7 +202,13 @@ fn from_json(text: &str) -> Option<Review> {
             })
         })
         .collect::<Option<Vec<_>>>()?;
+    let first = match &v["first"] {
+        // Stored before continued games' records were left out: every turn was reviewed.
+        Value::Null => 0,
+        f => usize::try_from(f.as_u64()?).ok()?,
+    };
     Some(Review {
+        first,
         turns,
         start: v["start"].as_f64()?,
     })
@@ -207,6 +221,7 @@ mod tests {
     #[test]
     fn a_review_reads_back_as_it_was_stored_and_a_damaged_one_is_refused() {
         let r = Review {
+            first: 2,
             start: 0.55,
             turns: vec![
                 ReviewedTurn {

@@ -4,7 +4,7 @@
 use taflbot::service::{Service, ServiceError, SideChoice, Terms};
 
 use crate::common::long_copenhagen_game;
-use crate::support::{alice, bob, T0};
+use crate::support::{alice, bob, carol, T0};
 
 async fn service() -> Service {
     crate::support::service_at(":memory:", T0).await.0
@@ -135,4 +135,61 @@ async fn a_record_is_continued_and_bad_ones_are_refused_to_the_challenger() {
         continued(&svc, "copenhagen", &long).await,
         Err(ServiceError::ImportTooLong { .. })
     ));
+}
+
+/// A review of a continued game reviews its players' turns only: the record's turns are
+/// replayed, not marked nor counted in anyone's accuracy, and the turns keep their numbers.
+#[tokio::test]
+async fn a_review_of_a_continued_game_leaves_the_record_out() {
+    let svc = service().await;
+    let id = continued(&svc, "copenhagen", &corpus_opening(20))
+        .await
+        .unwrap();
+    let mut played = Vec::new();
+    for who in [alice(), bob()] {
+        let (_, moves) = svc.legal_moves(&who, Some(id), None).await.unwrap();
+        let mv = moves[moves.len() / 2].clone();
+        svc.play(&who, Some(id), None, &mv).await.unwrap();
+        played.push(mv);
+    }
+    svc.resign(&alice(), Some(id), None).await.unwrap();
+    let r = svc.review(&alice(), Some(id), None).await.unwrap();
+    assert!(r.fresh);
+    assert_eq!(r.review.first, 20);
+    let turns: Vec<_> = r.review.turns.iter().map(|t| t.played.join(" ")).collect();
+    assert_eq!(turns, played);
+    let every = taflbot::service::text::review_turn_lines(&r.review, r.game.variant);
+    assert!(
+        every.starts_with(&format!(
+            "Turns 1 to 20 came from the record the game continued from: not reviewed.\n21. attackers {}",
+            played[0]
+        )),
+        "{every}"
+    );
+    assert!(
+        every.contains(&format!("\n22. defenders {}", played[1])),
+        "{every}"
+    );
+    let chart = svc.review_chart(&r).await.unwrap().unwrap();
+    assert_eq!(&chart[1..4], b"PNG");
+    // Read back the same; a review stored before the record was left out is made again.
+    let again = svc.review(&bob(), Some(id), None).await.unwrap();
+    assert!(!again.fresh);
+    assert_eq!(again.review, r.review);
+    let body: String = sqlx::query_scalar("SELECT body FROM reviews WHERE game_id = $1")
+        .bind(id)
+        .fetch_one(svc.pool())
+        .await
+        .unwrap();
+    let old = body.replace("\"first\":20,", "");
+    assert_ne!(old, body);
+    sqlx::query("UPDATE reviews SET body = $1 WHERE game_id = $2")
+        .bind(&old)
+        .bind(id)
+        .execute(svc.pool())
+        .await
+        .unwrap();
+    let remade = svc.review(&carol(), Some(id), None).await.unwrap();
+    assert!(remade.fresh);
+    assert_eq!(remade.review, r.review);
 }

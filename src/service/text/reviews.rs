@@ -67,9 +67,10 @@ pub fn review(r: &GameReview, s: &dyn Style) -> String {
         )
     };
     let head = format!(
-        "Review of game #{} ({}), every position searched on the same budget:\n{}\n{}",
+        "Review of game #{} ({}), every position searched on the same budget:\n{}{}\n{}",
         g.id,
         g.variant.name,
+        continued(&r.review),
         side_line(Side::Attackers),
         side_line(Side::Defenders)
     );
@@ -79,7 +80,7 @@ pub fn review(r: &GameReview, s: &dyn Style) -> String {
         .iter()
         .enumerate()
         .filter(|(_, t)| t.mark.is_some())
-        .map(|(i, t)| s.code(&turn_line(i + 1, t, g.variant)))
+        .map(|(i, t)| s.code(&turn_line(r.review.first + i + 1, t, g.variant)))
         .collect();
     if marked.is_empty() {
         return format!("{head}\nNo turn is marked: neither side gave much away.");
@@ -113,11 +114,22 @@ pub fn review_file(r: &GameReview) -> String {
     )
 }
 
+/// For a game continued from a record, a line saying which turns were not reviewed.
+fn continued(r: &Review) -> String {
+    match r.first {
+        0 => String::new(),
+        1 => "Turn 1 came from the record the game continued from: not reviewed.\n".into(),
+        n => {
+            format!("Turns 1 to {n} came from the record the game continued from: not reviewed.\n")
+        }
+    }
+}
+
 /// Every turn of a review, one a line.
 pub fn review_turn_lines(r: &Review, variant: &Variant) -> String {
-    let mut out = String::new();
+    let mut out = continued(r);
     for (i, t) in r.turns.iter().enumerate() {
-        out.push_str(&turn_line(i + 1, t, variant));
+        out.push_str(&turn_line(r.first + i + 1, t, variant));
         out.push('\n');
     }
     out

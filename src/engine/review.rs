@@ -235,18 +235,15 @@ fn score(game: &Game, curve: &Curve, budget: u64) -> Scored {
 /// from: they are replayed, not reviewed), each position searched on `budget` nodes. A turn left
 /// open at the end (a chain the game ended in) is reviewed as far as it went.
 pub fn review(game: &Game, first: usize, curve: &Curve, budget: u64) -> Review {
-    let mut replay = Game::from_position(game.start().clone());
-    let (before_first, reviewed) = game.turns().split_at(first.min(game.turns().len()));
-    let whole = before_first
-        .iter()
-        .all(|turn| replay_turn(&mut replay, turn, &mut Vec::new()));
+    let first = first.min(game.turns().len());
+    let mut replay = game.after_turns(first);
     let mut here = score(&replay, curve, budget);
     let start = match replay.position().turn() {
         Side::Defenders => here.chance,
         Side::Attackers => 1.0 - here.chance,
     };
-    let mut turns = Vec::with_capacity(reviewed.len());
-    for turn in reviewed.iter().take_while(|_| whole) {
+    let mut turns = Vec::with_capacity(game.turns().len() - first);
+    for turn in &game.turns()[first..] {
         let mut played = Vec::with_capacity(turn.moves.len());
         if !replay_turn(&mut replay, turn, &mut played) {
             break;
@@ -276,7 +273,7 @@ pub fn review(game: &Game, first: usize, curve: &Curve, budget: u64) -> Review {
         here = next;
     }
     Review {
-        first: before_first.len(),
+        first,
         turns,
         start,
     }

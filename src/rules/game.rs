@@ -183,6 +183,25 @@ impl Game {
         Ok(played)
     }
 
+    /// The game as it stood after its first `n` turns (all of them, for `n` past the end),
+    /// replayed from its start.
+    pub fn after_turns(&self, n: usize) -> Game {
+        let mut game = Game::from_position(self.start.clone());
+        for turn in self.turns.iter().take(n) {
+            for m in &turn.moves {
+                // Played once already from the same start, so played again the same.
+                if game.play(m.mv).is_err() {
+                    return game;
+                }
+            }
+            let open = game.outcome().is_none() && game.position().turn() == turn.side;
+            if turn.complete && open && game.end_turn().is_err() {
+                return game;
+            }
+        }
+        game
+    }
+
     /// Ends an open berserk chain.
     pub fn end_turn(&mut self) -> Result<(), IllegalMove> {
         if self.outcome().is_some() {

@@ -15,7 +15,8 @@ pub enum Rematch {
 
 impl Service {
     /// `who` asks for a rematch of game `id`, which must be over: the same variant, days per move
-    /// and rating as it had, `who` on the other side, from the start position.
+    /// and rating as it had, `who` on the other side, from the start position (or, for a game
+    /// continued from a record, from the same record).
     pub async fn rematch(
         &self,
         who: &Person,
@@ -31,9 +32,12 @@ impl Service {
             if view.outcome.is_none() && !view.aborted {
                 return Err(ServiceError::RematchOfLiveGame(id));
             }
-            ((seat, loaded.row.days), view)
+            let first = loaded.imported_turns();
+            let record = (first > 0)
+                .then(|| crate::notation::write_record(&loaded.game.after_turns(first), &[]));
+            ((seat, loaded.row.days, record), view)
         };
-        let (seat, days) = terms_of;
+        let (seat, days, record) = terms_of;
         let terms = Terms {
             variant: view.variant,
             side: match seat {
@@ -43,7 +47,7 @@ impl Service {
             days: u32::try_from(days).ok(),
             // Rated as it was (or would have been, had the pair not played enough today).
             rated: view.rated || view.pair_limited,
-            from: None,
+            from: record.as_deref(),
         };
         match view.bot {
             Some((_, level)) => Ok(Rematch::AgainstBot(Box::new(

@@ -193,3 +193,36 @@ async fn a_review_of_a_continued_game_leaves_the_record_out() {
     assert!(remade.fresh);
     assert_eq!(remade.review, r.review);
 }
+
+/// A rematch of a continued game is offered on the same terms: from the same record, with the
+/// sides swapped.
+#[tokio::test]
+async fn a_rematch_of_a_continued_game_continues_from_the_same_record() {
+    let svc = service().await;
+    let id = continued(&svc, "copenhagen", &corpus_opening(20))
+        .await
+        .unwrap();
+    let (_, moves) = svc.legal_moves(&alice(), Some(id), None).await.unwrap();
+    svc.play(&alice(), Some(id), None, &moves[0]).await.unwrap();
+    svc.resign(&bob(), Some(id), None).await.unwrap();
+    let taflbot = taflbot::service::Person::new("u0", "taflbot");
+    let again = svc.rematch(&alice(), &taflbot, id, None).await.unwrap();
+    let taflbot::service::Rematch::Offered(c) = again else {
+        panic!("{again:?}");
+    };
+    assert_eq!(c.continued, Some(20));
+    let view = svc.accept(&bob(), Some(c.id), None).await.unwrap();
+    assert_eq!(view.turns, 20);
+    let original = taflbot::notation::import_moves(
+        taflbot::rules::Variant::by_id("copenhagen").unwrap(),
+        &corpus_opening(20),
+    )
+    .unwrap();
+    assert_eq!(
+        view.position,
+        taflbot::rules::write_position(original.position())
+    );
+    // The sides swapped: bob plays the attackers now, and they are to move.
+    assert_eq!(view.players[taflbot::rules::Side::Attackers], bob());
+    assert_eq!(view.waiting_for, Some(bob()));
+}

@@ -1,4 +1,5 @@
-//! Reviews of finished games. The engine scores every position of the game on one fixed budget;
+//! Reviews of finished games. The engine scores every position of the game on one budget, fixed
+//! for games of up to 299 turns and shared by a longer game's positions ([`budget_for`]);
 //! each score becomes the side to move's chance of winning (a logistic curve fitted on real
 //! games); each turn is marked by how much of its mover's chance it gave away.
 //!

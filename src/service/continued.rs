@@ -15,16 +15,19 @@ pub(super) struct Continued {
 }
 
 /// Reads a record or a move list for a game of `variant`, and refuses what cannot be continued:
-/// too long, not replaying, another variant's record, or a game already over.
+/// too long, not replaying, another variant's record, or a game already over. A move list is
+/// measured before it is read, a record (whose turn numbers and tags are words too) once read.
 pub(super) fn read(variant: &'static Variant, text: &str) -> Result<Continued, ServiceError> {
-    let count = text.split_whitespace().count();
-    if text.len() > MAX_IMPORT_BYTES || count > MAX_IMPORT_MOVES {
-        return Err(ServiceError::ImportTooLong {
-            moves: count,
-            max: MAX_IMPORT_MOVES,
-        });
+    let too_long = |moves| ServiceError::ImportTooLong {
+        moves,
+        max: MAX_IMPORT_MOVES,
+    };
+    let record = text.trim_start().starts_with('[');
+    let words = text.split_whitespace().count();
+    if text.len() > MAX_IMPORT_BYTES || (!record && words > MAX_IMPORT_MOVES) {
+        return Err(too_long(words));
     }
-    let game = if text.trim_start().starts_with('[') {
+    let game = if record {
         let record = read_record(text).map_err(|e| {
             ServiceError::BadImport(ImportError {
                 ply: 0,
@@ -42,6 +45,9 @@ pub(super) fn read(variant: &'static Variant, text: &str) -> Result<Continued, S
     } else {
         import_moves(variant, text).map_err(ServiceError::BadImport)?
     };
+    if game.move_count() > MAX_IMPORT_MOVES {
+        return Err(too_long(game.move_count()));
+    }
     if game.outcome().is_some() {
         return Err(ServiceError::ContinuedOver);
     }

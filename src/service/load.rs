@@ -37,20 +37,43 @@ impl Loaded {
         Err(ServiceError::GameOver(self.row.id, how))
     }
 
-    /// The turns played in this game itself, after the moves of a record it was continued from.
-    fn own_turns(&self) -> impl Iterator<Item = &crate::rules::Turn> {
-        let imported = usize::try_from(self.row.imported).unwrap_or(0);
-        let mut ply = 0;
-        self.game.turns().iter().filter(move |turn| {
-            let own = ply >= imported;
-            ply += turn.moves.len();
-            own
-        })
+    /// For a game continued from a record: the record replayed (the game as it stood where its
+    /// own play began) and how many whole turns it holds. A turn the record left open (a chain
+    /// that could go on) was finished by the players, so it is theirs. `None` for other games.
+    ///
+    /// The record is stored as the game's first steps, `row.imported` of them, as
+    /// [`continued::read`](super::continued) wrote them: each move, and `end` where a chain was
+    /// ended by choice.
+    pub fn record(&self) -> Option<(Game, usize)> {
+        let imported = usize::try_from(self.row.imported).ok().filter(|&n| n > 0)?;
+        let mut record = Game::from_position(self.game.start().clone());
+        let (mut steps, mut whole) = (0, 0);
+        for turn in self.game.turns() {
+            for m in &turn.moves {
+                if steps == imported {
+                    return Some((record, whole));
+                }
+                record.play(m.mv).ok()?;
+                steps += 1;
+            }
+            let open = record.outcome().is_none() && record.position().turn() == turn.side;
+            if turn.complete && open {
+                if steps == imported {
+                    return Some((record, whole));
+                }
+                record.end_turn().ok()?;
+                steps += 1;
+            }
+            if turn.complete {
+                whole += 1;
+            }
+        }
+        Some((record, whole))
     }
 
     /// How many turns came from a record the game was continued from (none for most games).
     pub fn imported_turns(&self) -> usize {
-        self.game.turns().len() - self.own_turns().count()
+        self.record().map_or(0, |(_, whole)| whole)
     }
 
     /// Whether each side has made a turn of its own in this game (the moves of a record it was
@@ -58,7 +81,8 @@ impl Loaded {
     /// an agreed draw then calls it off: nothing was played to win, lose or share.
     pub fn both_sides_moved(&self) -> bool {
         let mut moved = BySide::new(false, false);
-        for turn in self.own_turns().filter(|t| !t.moves.is_empty()) {
+        let own = &self.game.turns()[self.imported_turns()..];
+        for turn in own.iter().filter(|t| !t.moves.is_empty()) {
             moved[turn.side] = true;
         }
         moved.attackers && moved.defenders
@@ -69,11 +93,7 @@ impl Loaded {
     ///
     /// [`Position::hash`]: crate::rules::Position::hash
     pub fn first_own_position(&self) -> Option<u64> {
-        if self.row.imported <= 0 {
-            return None;
-        }
-        let first = self.own_turns().find_map(|t| t.moves.first());
-        Some(first.map_or_else(|| self.game.position().hash(), |m| m.before_hash))
+        self.record().map(|(record, _)| record.position().hash())
     }
 
     /// Whether the game is going on and its player to move ran out of time (their clocks do not

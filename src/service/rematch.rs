@@ -32,9 +32,9 @@ impl Service {
             if view.outcome.is_none() && !view.aborted {
                 return Err(ServiceError::RematchOfLiveGame(id));
             }
-            let first = loaded.imported_turns();
-            let record = (first > 0)
-                .then(|| crate::notation::write_record(&loaded.game.after_turns(first), &[]));
+            let record = loaded
+                .record()
+                .map(|(record, _)| crate::notation::write_record(&record, &[]));
             ((seat, loaded.row.days, record), view)
         };
         let (seat, days, record) = terms_of;

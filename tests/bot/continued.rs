@@ -226,3 +226,71 @@ async fn a_rematch_of_a_continued_game_continues_from_the_same_record() {
     assert_eq!(view.players[taflbot::rules::Side::Attackers], bob());
     assert_eq!(view.waiting_for, Some(bob()));
 }
+
+/// A TYR game of `turns` whole turns, drawn from `seed`, in which at least `ended` berserk
+/// chains were ended by choice while they could have gone on (each stored as an `end` step).
+fn berserk_record(turns: usize, ended: usize, seed: u64) -> Option<taflbot::rules::Game> {
+    use taflbot::rules::{random::Rng, Game, Variant};
+    let mut game = Game::new(Variant::by_id("tyr-11").unwrap());
+    let mut rng = Rng::new(seed);
+    let mut chose_to_end = 0;
+    while game.turns().len() < turns || game.turns().last().is_some_and(|t| !t.complete) {
+        let side = game.position().turn();
+        let legal = game.legal_moves();
+        if legal.is_empty() || game.outcome().is_some() {
+            return None;
+        }
+        game.play(legal[rng.below(legal.len())]).ok()?;
+        if game.outcome().is_some() {
+            return None;
+        }
+        if game.position().turn() == side {
+            game.end_turn().ok()?;
+            chose_to_end += 1;
+        }
+    }
+    (chose_to_end >= ended).then_some(game)
+}
+
+/// The record's steps count its chains ended by choice: a review of a game continued from a
+/// TYR record with such chains reviews exactly the players' own turns, and its rematch begins
+/// where the record ended.
+#[tokio::test]
+async fn a_record_with_chains_ended_by_choice_is_left_out_whole_and_no_further() {
+    let svc = service().await;
+    let record = (0..500)
+        .find_map(|seed| berserk_record(30, 2, seed))
+        .expect("a TYR game with two chains ended by choice");
+    let text = taflbot::notation::write_record(&record, &[]);
+    let id = continued(&svc, "tyr-11", &text).await.unwrap();
+    let mut played = Vec::new();
+    for _ in 0..2 {
+        let view = svc.game(id).await.unwrap();
+        let who = view.waiting_for.unwrap();
+        let (_, moves) = svc.legal_moves(&who, Some(id), None).await.unwrap();
+        let mv = moves[0].clone();
+        let after = svc.play(&who, Some(id), None, &mv).await.unwrap();
+        if after.view.waiting_for.as_ref() == Some(&who) {
+            svc.end_turn(&who, Some(id), None).await.unwrap();
+        }
+        played.push(mv);
+    }
+    svc.resign(&alice(), Some(id), None).await.unwrap();
+    let r = svc.review(&alice(), Some(id), None).await.unwrap();
+    assert_eq!(r.review.first, record.turns().len());
+    let turns: Vec<_> = r.review.turns.iter().map(|t| t.played[0].clone()).collect();
+    assert_eq!(turns, played);
+    // The rematch continues from the record, not from the players' turns after it.
+    let taflbot = taflbot::service::Person::new("u0", "taflbot");
+    let taflbot::service::Rematch::Offered(c) =
+        svc.rematch(&bob(), &taflbot, id, None).await.unwrap()
+    else {
+        panic!("a challenge");
+    };
+    let again = svc.accept(&alice(), Some(c.id), None).await.unwrap();
+    assert_eq!(again.turns, record.turns().len());
+    assert_eq!(
+        again.position,
+        taflbot::rules::write_position(record.position())
+    );
+}

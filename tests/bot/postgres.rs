@@ -351,15 +351,39 @@ async fn copy_db_moves_a_server_to_postgres_and_back_and_its_games_go_on() {
 }
 
 /// Ends every session of the test's database but `holder`'s own, as PostgreSQL does when it
-/// restarts or an operator ends them, and waits (5 s at most) until they have ended.
+/// restarts or an operator ends them, and waits until they have ended (PostgreSQL 13's
+/// `pg_terminate_backend` cannot wait itself). Sessions opened meanwhile are left alone.
 async fn end_other_sessions(holder: &mut sqlx::PgConnection) {
-    sqlx::query(
-        "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity
+    let ended: Vec<i32> = sqlx::query_scalar(
+        "SELECT pid FROM pg_stat_activity
          WHERE datname = current_database() AND pid <> pg_backend_pid()",
     )
-    .execute(holder)
+    .fetch_all(&mut *holder)
     .await
     .unwrap();
+    sqlx::query("SELECT pg_terminate_backend(pid) FROM unnest($1::int4[]) AS pid")
+        .bind(&ended)
+        .execute(&mut *holder)
+        .await
+        .unwrap();
+    for _ in 0..500 {
+        // Read afresh: inside a transaction the list would be the one of its first look.
+        sqlx::query("SELECT pg_stat_clear_snapshot()")
+            .execute(&mut *holder)
+            .await
+            .unwrap();
+        let left: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM pg_stat_activity WHERE pid = ANY($1)")
+                .bind(&ended)
+                .fetch_one(&mut *holder)
+                .await
+                .unwrap();
+        if left == 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("the sessions {ended:?} did not end within 5 s");
 }
 
 /// How many sessions of the test's database wait for a lock, as `holder` sees them now.

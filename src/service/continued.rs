@@ -57,7 +57,7 @@ pub(super) fn read(variant: &'static Variant, text: &str) -> Result<Continued, S
 
 /// A game's steps as the moves table keeps them: replayed from its start, with `end` where a
 /// player ended a chain that could have gone on.
-fn steps_of(game: &Game) -> Result<Vec<(Side, String)>, ServiceError> {
+pub(super) fn steps_of(game: &Game) -> Result<Vec<(Side, String)>, ServiceError> {
     let mut again = Game::from_position(game.start().clone());
     let mut steps = Vec::new();
     let broken = |e: crate::rules::IllegalMove| ServiceError::Internal(e.to_string());

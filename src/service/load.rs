@@ -41,33 +41,15 @@ impl Loaded {
     /// own play began) and how many whole turns it holds. A turn the record left open (a chain
     /// that could go on) was finished by the players, so it is theirs. `None` for other games.
     ///
-    /// The record is stored as the game's first steps, `row.imported` of them, as
-    /// [`continued::read`](super::continued) wrote them: each move, and `end` where a chain was
-    /// ended by choice.
+    /// The record is the game's first `row.imported` steps as the moves table keeps them (each
+    /// move, and `end` where a chain was ended by choice), so it is found the way it was stored
+    /// and is read back.
     pub fn record(&self) -> Option<(Game, usize)> {
         let imported = usize::try_from(self.row.imported).ok().filter(|&n| n > 0)?;
-        let mut record = Game::from_position(self.game.start().clone());
-        let (mut steps, mut whole) = (0, 0);
-        for turn in self.game.turns() {
-            for m in &turn.moves {
-                if steps == imported {
-                    return Some((record, whole));
-                }
-                record.play(m.mv).ok()?;
-                steps += 1;
-            }
-            let open = record.outcome().is_none() && record.position().turn() == turn.side;
-            if turn.complete && open {
-                if steps == imported {
-                    return Some((record, whole));
-                }
-                record.end_turn().ok()?;
-                steps += 1;
-            }
-            if turn.complete {
-                whole += 1;
-            }
-        }
+        let steps = super::continued::steps_of(&self.game).ok()?;
+        let texts: Vec<String> = steps.into_iter().take(imported).map(|(_, t)| t).collect();
+        let record = play_moves(&self.row, &texts).ok()?;
+        let whole = record.turns().iter().filter(|t| t.complete).count();
         Some((record, whole))
     }
 

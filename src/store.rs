@@ -38,9 +38,10 @@ impl Engine {
         }
     }
 
-    /// The engine a database URL (or file path) names.
+    /// The engine a database URL (or file path) names. A URL's scheme is read as URLs are,
+    /// whatever its case (`Postgres://` and `POSTGRESQL://` are PostgreSQL URLs).
     pub fn of(url: &str) -> Engine {
-        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        if postgres_scheme(url).is_some() {
             Engine::Postgres
         } else {
             Engine::Sqlite
@@ -304,18 +305,58 @@ fn is_locked(e: &sqlx::Error) -> bool {
         .is_some_and(|d| d.message().contains("locked") || d.message().contains("busy"))
 }
 
-/// A database URL as it may be shown: a PostgreSQL URL without its password.
-pub fn shown(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(mut parsed) if Engine::of(url) == Engine::Postgres => {
-            if parsed.password().is_some() {
-                let _ = parsed.set_password(None);
-            }
-            parsed.to_string()
-        }
-        _ if Engine::of(url) == Engine::Postgres => "a PostgreSQL URL that does not parse".into(),
-        _ => url.to_string(),
+/// The length of `url`'s PostgreSQL scheme and its `://` (`postgres://` or `postgresql://`, in
+/// any case), if it has one.
+fn postgres_scheme(url: &str) -> Option<usize> {
+    ["postgresql://", "postgres://"]
+        .into_iter()
+        .find_map(|scheme| {
+            url.get(..scheme.len())
+                .filter(|head| head.eq_ignore_ascii_case(scheme))
+                .map(|_| scheme.len())
+        })
+}
+
+/// `url` with a PostgreSQL scheme written as sqlx expects it, in lower case.
+fn lower_scheme(url: &str) -> String {
+    match postgres_scheme(url) {
+        Some(n) => format!("{}{}", url[..n].to_ascii_lowercase(), &url[n..]),
+        None => url.to_string(),
     }
+}
+
+/// The query parameters that carry a secret (libpq's `password`, and `passfile`, the path of
+/// one): never shown.
+const SECRET_PARAMETERS: [&str; 2] = ["password", "passfile"];
+
+/// A database URL as it may be shown: a PostgreSQL URL without its password, whether it is given
+/// in the user part (`user:secret@host`) or as a query parameter (`?password=secret`); a SQLite
+/// path as it is.
+pub fn shown(url: &str) -> String {
+    if Engine::of(url) == Engine::Sqlite {
+        return url.to_string();
+    }
+    let Ok(mut parsed) = url::Url::parse(&lower_scheme(url)) else {
+        return "a PostgreSQL URL that does not parse".into();
+    };
+    if parsed.password().is_some() {
+        let _ = parsed.set_password(None);
+    }
+    let kept: Vec<(String, String)> = parsed
+        .query_pairs()
+        .filter(|(key, _)| {
+            !SECRET_PARAMETERS
+                .iter()
+                .any(|secret| key.trim().eq_ignore_ascii_case(secret))
+        })
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    if kept.is_empty() {
+        parsed.set_query(None);
+    } else {
+        parsed.query_pairs_mut().clear().extend_pairs(kept);
+    }
+    parsed.to_string()
 }
 
 /// SQLite's URL for a file path: `sqlx` reads a `sqlite:` URL's path percent-decoded and stops it
@@ -336,7 +377,7 @@ async fn open_once(url: &str) -> Result<AnyPool, StoreError> {
     let engine = Engine::of(url);
     let memory = url == ":memory:" || url == "sqlite::memory:";
     let url = match engine {
-        Engine::Postgres => url.to_string(),
+        Engine::Postgres => lower_scheme(url),
         Engine::Sqlite if memory => "sqlite::memory:".to_string(),
         // A `sqlite:` URL is read as one (its `?mode=rwc` and the like are options, not part of
         // the file name); anything else is a path.

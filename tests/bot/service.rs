@@ -319,3 +319,41 @@ fn a_postgres_url_is_shown_without_its_password() {
     assert_eq!(store::shown("taflbot.db"), "taflbot.db");
     assert!(!store::shown("postgres://bot:s3cret@[bad").contains("s3cret"));
 }
+
+/// The password never shows, whatever the URL's form: given as a query parameter (libpq's
+/// `?password=`, which sqlx accepts), or under a scheme written in capitals (which was taken for a
+/// SQLite path and shown whole).
+#[test]
+fn a_postgres_url_never_shows_its_password_in_any_form() {
+    let forms = [
+        "postgres://bot@db.example:5432/taflbot?password=s3cret",
+        "postgres://bot@db.example:5432/taflbot?sslmode=disable&password=s3cret",
+        "postgres://bot@db.example:5432/taflbot?PASSWORD=s3cret&passfile=/s3cret/pgpass",
+        "postgresql://bot@db.example/taflbot?password=s3cret&application_name=taflbot",
+        "Postgres://bot:s3cret@db.example:5432/taflbot",
+        "POSTGRESQL://bot:s3cret@db.example:5432/taflbot?password=s3cret",
+        "pOsTgReS://bot:s3cret@[bad",
+    ];
+    for url in forms {
+        let shown = store::shown(url);
+        assert!(!shown.contains("s3cret"), "{url} was shown as {shown}");
+        assert_eq!(store::Engine::of(url), store::Engine::Postgres, "{url}");
+    }
+    // What is not secret is still shown, so the message says which database was meant.
+    let shown = store::shown(forms[1]);
+    assert_eq!(
+        shown,
+        "postgres://bot@db.example:5432/taflbot?sslmode=disable"
+    );
+    assert_eq!(
+        store::shown(forms[3]),
+        "postgresql://bot@db.example/taflbot?application_name=taflbot"
+    );
+    assert_eq!(
+        store::shown(forms[4]),
+        "postgres://bot@db.example:5432/taflbot"
+    );
+    // A SQLite path that merely mentions a password is a path, shown as given.
+    assert_eq!(store::Engine::of("password.db"), store::Engine::Sqlite);
+    assert_eq!(store::shown("password.db"), "password.db");
+}

@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use taflbot::engine::{think, Settings};
+use taflbot::engine::{think, Eval, Settings};
 use taflbot::rules::Game;
 
 mod common;
@@ -40,19 +40,25 @@ fn nodes_per_second(c: &mut Criterion) {
             .into_iter()
             .map(Game::from_position)
             .collect();
-        let settings = Settings::nodes(NODES);
-        let nodes: u64 = games
-            .iter()
-            .map(|g| think(g, &settings).unwrap().nodes)
-            .sum();
-        group.throughput(Throughput::Elements(nodes));
-        group.bench_function(format!("{id} ({nodes} nodes)"), |b| {
-            b.iter(|| {
-                for g in &games {
-                    black_box(think(g, &settings).unwrap());
-                }
-            })
-        });
+        // The taught weights beside the classic ones, in the same run.
+        for eval in Eval::ALL {
+            let settings = Settings {
+                eval,
+                ..Settings::nodes(NODES)
+            };
+            let nodes: u64 = games
+                .iter()
+                .map(|g| think(g, &settings).unwrap().nodes)
+                .sum();
+            group.throughput(Throughput::Elements(nodes));
+            group.bench_function(format!("{id} {} ({nodes} nodes)", eval.name()), |b| {
+                b.iter(|| {
+                    for g in &games {
+                        black_box(think(g, &settings).unwrap());
+                    }
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -454,21 +454,54 @@ pub fn ai(
 /// A player of `taflbot arena`: `random`, `greedy` or a level (`3`, `level:3`).
 pub fn arena_player(text: &str) -> Result<crate::engine::arena::Player, CliError> {
     use crate::engine::arena::Player;
+    use crate::engine::{Eval, Limits, Settings, LEVELS};
     let t = text.trim().to_ascii_lowercase();
-    match t.as_str() {
-        "random" => Ok(Player::Random),
-        "greedy" => Ok(Player::Greedy),
-        _ => t
-            .trim_start_matches("level:")
-            .parse::<u8>()
-            .ok()
-            .filter(|l| crate::engine::LEVELS.contains(l))
-            .map(Player::Level)
-            .ok_or_else(|| {
-                CliError::plain(format!(
-                    "unknown player \"{text}\"; players are random, greedy and levels 1 to 5"
-                ))
-            }),
+    let unknown = || {
+        CliError::plain(format!(
+            "unknown player \"{text}\"; players are random, greedy, a level 1 to 5, \
+             time:MS (milliseconds a step) or nodes:N, each engine player optionally after \
+             classic: or taught: (the weights it judges by)"
+        ))
+    };
+    let (eval, spec) = match t.split_once(':') {
+        Some((first, rest)) => match Eval::by_name(first) {
+            Some(eval) => (Some(eval), rest),
+            None => (None, t.as_str()),
+        },
+        None => (None, t.as_str()),
+    };
+    let limits = |limits: Limits| {
+        Player::Engine(Settings {
+            limits,
+            eval: eval.unwrap_or_default(),
+            ..Settings::depth(1)
+        })
+    };
+    let number = |n: &str| n.parse::<u64>().ok().filter(|n| *n > 0);
+    match spec {
+        "random" if eval.is_none() => Ok(Player::Random),
+        "greedy" if eval.is_none() => Ok(Player::Greedy),
+        _ => {
+            if let Some(ms) = spec.strip_prefix("time:").and_then(number) {
+                return Ok(limits(Limits {
+                    time: Some(std::time::Duration::from_millis(ms)),
+                    ..Limits::default()
+                }));
+            }
+            if let Some(nodes) = spec.strip_prefix("nodes:").and_then(number) {
+                return Ok(limits(Limits::nodes(nodes)));
+            }
+            let level = spec
+                .trim_start_matches("level:")
+                .parse::<u8>()
+                .ok()
+                .filter(|l| LEVELS.contains(l))
+                .ok_or_else(unknown)?;
+            Ok(match eval {
+                Some(eval) => Player::LevelWith(level, eval),
+                None => Player::Level(level),
+            })
+        }
     }
 }
 

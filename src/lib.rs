@@ -44,4 +44,5 @@ pub mod render;
 pub mod rules;
 pub mod service;
 pub mod store;
+pub mod teach;
 pub mod tournament;

@@ -120,6 +120,65 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Games the engine plays against itself from random openings, for `tune`: their positions
+    /// are appended to a file, one a line with the game's result and the search's score.
+    Selfplay {
+        /// Variant ids, or `all`.
+        #[arg(long, default_value = "all", value_delimiter = ',')]
+        variant: Vec<String>,
+        /// Games a variant.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Nodes the search visits a turn.
+        #[arg(long, default_value_t = 3000)]
+        nodes: u64,
+        /// Random turns before the engine plays.
+        #[arg(long, default_value_t = 3)]
+        opening: usize,
+        /// A game unfinished after this many turns is written as unfinished.
+        #[arg(long, default_value_t = 300)]
+        max_turns: usize,
+        /// The first game's seed; game i has seed + i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// The weights the engine judges by: classic or taught.
+        #[arg(long, default_value = "classic")]
+        eval: String,
+        /// The file the positions are appended to.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fit the evaluation's weights to positions from `selfplay` and to recorded games, by
+    /// logistic (Texel) tuning a family at a time, and write the set of weights.
+    Tune {
+        /// Positions files from `selfplay`.
+        #[arg(long, value_delimiter = ',')]
+        positions: Vec<std::path::PathBuf>,
+        /// Game lists as VARIANT=FILE (`moves,...,result` a line, as the Copenhagen corpus).
+        #[arg(long, value_delimiter = ',')]
+        games: Vec<String>,
+        /// Families to fit (tyr, odin, sea-battle, tablut, copenhagen, brandubh, standard), or
+        /// `all`.
+        #[arg(long, default_value = "all", value_delimiter = ',')]
+        family: Vec<String>,
+        /// The set to start from and to keep for the families not fitted.
+        #[arg(long, default_value = "classic")]
+        from: String,
+        /// How much of each position's target is its game's result (the rest is the search's
+        /// chance), 0 to 1.
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+        #[arg(long, default_value_t = 400)]
+        epochs: usize,
+        /// Plies of each recorded game left out at its start.
+        #[arg(long, default_value_t = 6)]
+        skip: usize,
+        /// Where to write the weights (the taught set is src/engine/weights/taught.txt).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// The engine's turn: from a position (or the start) after the given turns.
     Ai {
         #[arg(long)]
@@ -287,14 +346,7 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             seed,
             threads,
         } => {
-            let variants = if variant.iter().any(|v| v == "all") {
-                taflbot::rules::Variant::all().iter().collect()
-            } else {
-                variant
-                    .iter()
-                    .map(|id| cli::variant(id))
-                    .collect::<Result<Vec<_>, _>>()?
-            };
+            let variants = variants_named(&variant)?;
             let m = cli::Match {
                 a: cli::arena_player(&a)?,
                 b: cli::arena_player(&b)?,
@@ -310,6 +362,75 @@ fn run(args: Args) -> Result<String, cli::CliError> {
                 let _ = std::io::Write::flush(&mut std::io::stdout());
             }
             Ok(String::new())
+        }
+        Command::Selfplay {
+            variant,
+            games,
+            nodes,
+            opening,
+            max_turns,
+            seed,
+            threads,
+            eval,
+            out,
+        } => {
+            let plan = taflbot::teach::SelfPlay {
+                variants: variants_named(&variant)?,
+                games,
+                nodes,
+                opening,
+                max_turns,
+                seed,
+                threads,
+                eval: eval_named(&eval)?,
+            };
+            taflbot::teach::self_play(&plan, &out)
+        }
+        Command::Tune {
+            positions,
+            games,
+            family,
+            from,
+            lambda,
+            epochs,
+            skip,
+            out,
+        } => {
+            let families = if family.iter().any(|f| f == "all") {
+                taflbot::engine::weights::FAMILIES.to_vec()
+            } else {
+                family
+                    .iter()
+                    .map(|f| {
+                        taflbot::engine::weights::family_by_name(f).ok_or_else(|| {
+                            cli::CliError::message(format!("unknown family \"{f}\""))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
+            };
+            let games = games
+                .iter()
+                .map(|g| {
+                    let (id, path) = g.split_once('=').ok_or_else(|| {
+                        cli::CliError::message(format!("\"{g}\": give games as VARIANT=FILE"))
+                    })?;
+                    Ok((cli::variant(id)?, std::path::PathBuf::from(path)))
+                })
+                .collect::<Result<Vec<_>, cli::CliError>>()?;
+            let plan = taflbot::teach::Tune {
+                positions,
+                games,
+                families,
+                from: eval_named(&from)?,
+                lambda: lambda.clamp(0.0, 1.0),
+                epochs,
+                skip,
+            };
+            let (text, report) = taflbot::teach::tune(&plan)?;
+            std::fs::write(&out, text).map_err(|e| {
+                cli::CliError::message(format!("cannot write {}: {e}", out.display()))
+            })?;
+            Ok(report)
         }
         Command::Import { variant, file } => {
             let text = match file {
@@ -537,4 +658,21 @@ fn main() -> ExitCode {
             ExitCode::from(e.status as u8)
         }
     }
+}
+
+/// Variants by id, or every one for `all`.
+fn variants_named(ids: &[String]) -> Result<Vec<&'static Variant>, cli::CliError> {
+    if ids.iter().any(|v| v == "all") {
+        return Ok(Variant::all().iter().collect());
+    }
+    ids.iter().map(|id| cli::variant(id)).collect()
+}
+
+/// A set of weights by name.
+fn eval_named(name: &str) -> Result<taflbot::engine::Eval, cli::CliError> {
+    taflbot::engine::Eval::by_name(name).ok_or_else(|| {
+        cli::CliError::message(format!(
+            "unknown weights \"{name}\"; they are classic and taught"
+        ))
+    })
 }

@@ -1,7 +1,7 @@
 //! Sparring: two players meet in pairs of games with the sides swapped, from the start or from
 //! varied openings, and the score is counted. Pure, and deterministic for given seeds.
 
-use super::{steps, take, think, Settings, Step};
+use super::{steps, take, think, Eval, Settings, Step};
 use crate::rules::random::Rng;
 use crate::rules::{Game, Side, Variant};
 
@@ -14,6 +14,8 @@ pub enum Player {
     Greedy,
     /// The engine at a level, 1 to 5.
     Level(u8),
+    /// The engine at a level, judging by a set of weights of its choice.
+    LevelWith(u8, Eval),
     /// The engine with settings of its own.
     Engine(Settings),
 }
@@ -25,6 +27,13 @@ impl Player {
         match self {
             Player::Level(level) => {
                 let settings = Settings::level(*level, rng.next_u64());
+                self.engine_turn(game, &settings);
+            }
+            Player::LevelWith(level, eval) => {
+                let settings = Settings {
+                    eval: *eval,
+                    ..Settings::level(*level, rng.next_u64())
+                };
                 self.engine_turn(game, &settings);
             }
             Player::Engine(settings) => self.engine_turn(game, settings),
@@ -178,7 +187,8 @@ pub fn game(
         Some(None) => Result::Draw,
         None => {
             let pos = game.position();
-            let score = super::eval::Board::of(variant).evaluate(pos);
+            // Judged by the classic weights, the same for every match.
+            let score = super::eval::Board::with(variant, Eval::Classic).evaluate(pos);
             let ahead = (score.abs() >= FAR_AHEAD).then(|| (score > 0) == (pos.turn() == a_side));
             Result::Unfinished { ahead }
         }

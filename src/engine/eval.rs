@@ -1,158 +1,108 @@
 //! The evaluation: a score for the side to move, in hundredths of a man. The terms are the same
-//! for every variant; their weights are data, one row per family.
+//! for every variant; their weights are data, one row per family ([`super::weights`]), and the
+//! score is the terms' sum with them.
 
+use super::weights::{fold, Eval, Group, Weights, TERMS};
 use crate::rules::{
-    BySide, Escape, Family, Piece, Position, Repetition, Role, Side, Square, SquareSet, Terrain,
-    Variant,
+    Escape, Family, Piece, Position, Repetition, Role, Side, Square, SquareSet, Terrain, Variant,
 };
 
-/// The weights of one family. Material is per piece; the king's and the Standard's terms are
-/// counted for their owner.
-#[derive(Clone, Copy, Debug)]
-pub struct Weights {
-    /// A man (or V-man), by side.
-    pub man: BySide<i32>,
-    /// A commander, by side.
-    pub commander: BySide<i32>,
-    /// Save the Standard: Infantry and Cavalry.
-    pub infantry: i32,
-    pub cavalry: i32,
-    /// The king's (or Standard's) road home in the relaxed game where only he moves: the bonus
-    /// when he needs one move, two, or more (but has some square to go to).
-    pub road: [i32; 3],
-    /// Per line the king could escape by in one move (beyond the first): two at once cannot
-    /// both be closed.
-    pub open_road: i32,
-    /// Per enemy piece or hostile square next to the royal piece (a penalty for its owner).
-    pub pressure: i32,
-    /// Per attacker on the approaches of a corner (corner-escape variants), counting at most
-    /// `guard_cap` attackers a corner: a corner is closed by a few, and the rest are wanted
-    /// elsewhere.
-    pub guard: i32,
-    pub guard_cap: u32,
-    /// Per defender with an open line to the edge (encirclement variants): what an
-    /// encirclement has left to close.
-    pub edge_lines: i32,
-    /// Per square of the king's room (edge-escape variants): the squares he could reach through
-    /// squares free of attackers. The attackers' plan against a king who stays among his men:
-    /// close a ring, then tighten it. Counted on boards of `room_from_files` files or more.
-    pub room: i32,
-    pub room_from_files: u8,
-    /// Once the defenders are down to their king and [`FEW_MEN`] men or fewer against
-    /// [`MANY_ATTACKERS`] or more, the attackers' plan is to close a ring and tighten it until he
-    /// is encircled, captured or cannot move (where he cannot be captured, as on a Copenhagen
-    /// edge). Then each square cut off from the king's room counts `mop_up`, and each attacker
-    /// `close_in` per step nearer to the king (than the board is wide): the ring is built near
-    /// him, and tightened. Counted on every board.
-    pub mop_up: i32,
-    pub close_in: i32,
-}
-
 /// The defenders' men (besides the king) at most, and the attackers at least, for
-/// [`Weights::mop_up`] to count.
+/// [`Group::MopUp`] to count.
 pub const FEW_MEN: usize = 2;
 pub const MANY_ATTACKERS: usize = 12;
 
-const TAFL: Weights = Weights {
-    man: BySide::new(100, 100),
-    commander: BySide::new(150, 150),
-    infantry: 0,
-    cavalry: 0,
-    road: [300, 90, 0],
-    open_road: 400,
-    pressure: 30,
-    guard: 0,
-    // No cap unless a family sets one.
-    guard_cap: u32::MAX,
-    edge_lines: 0,
-    room: 0,
-    room_from_files: 0,
-    mop_up: 8,
-    close_in: 0,
-};
+/// What a family's terms need besides weights: how many attackers a corner counts for
+/// [`Group::Guard`] (a corner is closed by a few, and the rest are wanted elsewhere), and from how
+/// many files the king's room counts.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    guard_cap: u32,
+    room_from_files: u8,
+}
 
-/// One row per family.
-pub fn weights(family: Family) -> &'static Weights {
-    const TYR: Weights = Weights {
-        man: BySide::new(100, 150),
-        pressure: 45,
-        room: 2,
-        ..TAFL
-    };
-    const ODIN: Weights = Weights {
-        man: BySide::new(100, 130),
-        commander: BySide::new(160, 170),
-        pressure: 45,
+fn shape(family: Family) -> Shape {
+    match family {
+        Family::Copenhagen => Shape {
+            guard_cap: 3,
+            room_from_files: 0,
+        },
         // On 11x11 the ring is soon closed and the sides lock, the defenders packed round their
         // king: tightening gains nothing there, and level 5 did worse with it (55 % against
         // 75 % over 10 pairs with level 3); on 15x15, 92.5 % against 50 %.
-        room: 2,
-        room_from_files: 15,
-        ..TAFL
-    };
-    const SEA_BATTLE: Weights = Weights {
-        man: BySide::new(100, 140),
-        pressure: 35,
-        edge_lines: 25,
-        ..TAFL
-    };
-    const TABLUT: Weights = Weights {
-        man: BySide::new(100, 170),
-        pressure: 40,
-        ..TAFL
-    };
-    const CORNERS: Weights = Weights {
-        man: BySide::new(100, 170),
-        road: [250, 110, 20],
-        pressure: 25,
-        guard: 30,
-        guard_cap: 3,
-        edge_lines: 15,
-        close_in: 10,
-        ..TAFL
-    };
-    const BRANDUBH: Weights = Weights {
-        man: BySide::new(100, 150),
-        road: [250, 100, 20],
-        pressure: 40,
-        guard: 35,
-        ..TAFL
-    };
-    const STANDARD: Weights = Weights {
-        man: BySide::new(0, 0),
-        commander: BySide::new(0, 0),
-        infantry: 100,
-        cavalry: 160,
-        road: [350, 120, 30],
-        open_road: 0,
-        pressure: 60,
-        guard: 0,
-        guard_cap: u32::MAX,
-        edge_lines: 0,
-        room: 0,
-        room_from_files: 0,
-        mop_up: 0,
-        close_in: 0,
-    };
-    match family {
-        Family::Tyr => &TYR,
-        Family::Odin => &ODIN,
-        Family::SeaBattle => &SEA_BATTLE,
-        Family::Tablut => &TABLUT,
-        Family::Copenhagen => &CORNERS,
-        Family::Brandubh => &BRANDUBH,
-        Family::SaveTheStandard => &STANDARD,
+        Family::Odin => Shape {
+            guard_cap: u32::MAX,
+            room_from_files: 15,
+        },
+        _ => Shape {
+            guard_cap: u32::MAX,
+            room_from_files: 0,
+        },
     }
 }
 
-/// What the evaluation needs of a board, worked out once per search.
+/// Where the terms go: summed with weights (the evaluation), or kept one by one (the tuner).
+pub trait Terms {
+    /// Whether the group's terms are wanted (worth counting).
+    fn wants(&self, group: Group) -> bool;
+    /// Adds `value` to the term `index` of a row (for the defenders).
+    fn add(&mut self, index: usize, value: i32);
+}
+
+/// The terms summed with weights.
+struct Dot<'a> {
+    weights: &'a Weights,
+    uses: &'a [bool; Group::ALL.len()],
+    sum: i32,
+}
+
+impl Terms for Dot<'_> {
+    #[inline]
+    fn wants(&self, group: Group) -> bool {
+        self.uses[group as usize]
+    }
+
+    #[inline]
+    fn add(&mut self, index: usize, value: i32) {
+        self.sum += self.weights.values[index] * value;
+    }
+}
+
+/// Every term, one by one: what the tuner fits weights to.
+pub struct Row(pub [i32; TERMS]);
+
+impl Terms for Row {
+    fn wants(&self, _: Group) -> bool {
+        true
+    }
+
+    fn add(&mut self, index: usize, value: i32) {
+        self.0[index] += value;
+    }
+}
+
+/// What the evaluation needs of a board, worked out once per variant and set of weights.
 pub struct Board {
     pub variant: &'static Variant,
+    pub eval: Eval,
     pub weights: &'static Weights,
+    /// The groups whose weights are not all zero.
+    uses: [bool; Group::ALL.len()],
+    /// The weights (and groups used) once the defenders are down to a few men against many
+    /// attackers, where they are not the classic ones already: that ending has a plan of its
+    /// own, set by hand (close a ring and tighten it), and weights fitted to games still in the
+    /// balance would pull the ring apart.
+    ending: Option<(&'static Weights, [bool; Group::ALL.len()])>,
+    shape: Shape,
     /// Where each side's royal piece wins (escape squares, Havens), by side index.
     goal: [SquareSet; 2],
     /// The approaches of each corner: squares within two steps of it, not next to it.
     guard: Vec<SquareSet>,
+    /// The diagonal fence of each corner: the three squares two steps from it on a diagonal
+    /// line between its two edges.
+    fence: Vec<SquareSet>,
+    /// Each square's class for the square tables.
+    folded: Vec<u8>,
     /// Only men and a king: material is a count.
     plain: bool,
     /// In variants whose games can end drawn, what the terms give the defenders at the start,
@@ -161,60 +111,93 @@ pub struct Board {
     /// unequal material. Elsewhere a repeated position only stands for a line that gets nowhere,
     /// and the side with more material keeps its reluctance to go round in circles.
     centre: i32,
-    /// The weight of the king's room on this board.
-    room: i32,
+    /// Whether the start is taken off (see `centre`).
+    centred: bool,
+    /// Whether the king's room counts on this board.
+    room: bool,
     /// The squares a piece may stand on: the king's room when it is the whole board.
     squares: i32,
 }
 
 impl Board {
-    /// The board of a variant, worked out once.
+    /// The board of a variant with the engine's weights, worked out once.
     pub fn of(variant: &'static Variant) -> &'static Board {
-        static BOARDS: std::sync::LazyLock<Vec<Board>> =
-            std::sync::LazyLock::new(|| Variant::all().iter().map(Board::new).collect());
+        Board::with(variant, Eval::default())
+    }
+
+    /// The board of a variant with a set of weights, worked out once.
+    pub fn with(variant: &'static Variant, eval: Eval) -> &'static Board {
+        static BOARDS: std::sync::LazyLock<Vec<Board>> = std::sync::LazyLock::new(|| {
+            Eval::ALL
+                .iter()
+                .flat_map(|&e| Variant::all().iter().map(move |v| Board::new(v, e)))
+                .collect()
+        });
         BOARDS
             .iter()
-            .find(|b| std::ptr::eq(b.variant, variant))
+            .find(|b| std::ptr::eq(b.variant, variant) && b.eval == eval)
             .expect("every variant has its board")
     }
 
-    fn new(variant: &'static Variant) -> Board {
+    fn new(variant: &'static Variant, eval: Eval) -> Board {
         let start = Position::start(variant);
         let goal = [
             start.goal_squares(Side::Attackers),
             start.goal_squares(Side::Defenders),
         ];
-        let mut guard = Vec::new();
+        let (mut guard, mut fence) = (Vec::new(), Vec::new());
         if variant.rules.escape == Escape::Corner {
             let corners = variant
                 .squares()
                 .filter(|c| variant.terrain(*c) == Terrain::Corner);
             for c in corners {
-                let mut approaches = SquareSet::EMPTY;
+                let (mut approaches, mut diagonal) = (SquareSet::EMPTY, SquareSet::EMPTY);
                 for sq in variant.squares() {
                     let (df, dr) = (c.file().abs_diff(sq.file()), c.rank().abs_diff(sq.rank()));
                     if df <= 2 && dr <= 2 && df + dr >= 2 && variant.terrain(sq) == Terrain::Plain {
                         approaches.insert(sq);
+                        if df + dr == 2 {
+                            diagonal.insert(sq);
+                        }
                     }
                 }
                 guard.push(approaches);
+                fence.push(diagonal);
             }
         }
-        let mut board = Board {
-            variant,
-            weights: weights(variant.family),
-            goal,
-            guard,
-            plain: variant.roles() == [Role::Man, Role::King],
-            centre: 0,
-            room: 0,
-            squares: variant.board.len() as i32,
-        };
-        if variant.files >= board.weights.room_from_files {
-            board.room = board.weights.room;
+        let weights = eval.weights(variant.family);
+        let shape = shape(variant.family);
+        let size = variant
+            .squares()
+            .map(|sq| sq.index() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut folded = vec![0; size];
+        for sq in variant.squares() {
+            folded[sq.index()] = fold(sq.file(), sq.rank(), variant.files, variant.ranks) as u8;
         }
         let rules = &variant.rules;
-        if rules.repetition == Repetition::Draw || rules.no_move_draws {
+        let mut board = Board {
+            variant,
+            eval,
+            weights,
+            uses: Group::ALL.map(|g| weights.uses(g)),
+            ending: (eval != Eval::Classic).then(|| {
+                let classic = Eval::Classic.weights(variant.family);
+                (classic, Group::ALL.map(|g| classic.uses(g)))
+            }),
+            shape,
+            goal,
+            guard,
+            fence,
+            folded,
+            plain: variant.roles() == [Role::Man, Role::King],
+            centre: 0,
+            centred: rules.repetition == Repetition::Draw || rules.no_move_draws,
+            room: variant.files >= shape.room_from_files,
+            squares: variant.board.len() as i32,
+        };
+        if board.centred {
             board.centre = board.for_defenders(&start, &mut Rooms::none());
         }
         board
@@ -235,20 +218,90 @@ impl Board {
         }
     }
 
-    /// The terms for the defenders less those for the attackers.
-    fn for_defenders(&self, pos: &Position, rooms: &mut Rooms) -> i32 {
-        let mut score =
-            self.for_side(pos, Side::Defenders, rooms) - self.for_side(pos, Side::Attackers, rooms);
-        let mop_up = self.weights.mop_up != 0 && mopping_up(pos);
-        if self.room != 0 || mop_up {
-            let room = rooms.king_room(pos) as i32;
-            score += self.room * room;
-            if mop_up {
-                score -= self.weights.mop_up * (self.squares - room);
-                score -= self.weights.close_in * self.closeness(pos);
+    /// Every term of `pos` for the defenders, less the start's where the start is taken off: the
+    /// row whose sum with the weights is the evaluation for the defenders.
+    pub fn row(&self, pos: &Position) -> Row {
+        let mut row = Row([0; TERMS]);
+        self.terms(pos, &mut Rooms::none(), &mut row);
+        if self.centred {
+            let mut start = Row([0; TERMS]);
+            self.terms(
+                &Position::start(self.variant),
+                &mut Rooms::none(),
+                &mut start,
+            );
+            for (r, s) in row.0.iter_mut().zip(start.0) {
+                *r -= s;
             }
         }
-        score
+        row
+    }
+
+    /// The terms for the defenders less those for the attackers, summed with the weights (with
+    /// the classic ones once mopping up).
+    fn for_defenders(&self, pos: &Position, rooms: &mut Rooms) -> i32 {
+        let (weights, uses) = match &self.ending {
+            Some((weights, uses)) if mopping_up(pos) => (*weights, uses),
+            _ => (self.weights, &self.uses),
+        };
+        let mut dot = Dot {
+            weights,
+            uses,
+            sum: 0,
+        };
+        self.terms(pos, rooms, &mut dot);
+        dot.sum
+    }
+
+    /// Whether the king's room is wanted: on boards where it counts, or when mopping up.
+    fn wants_room(&self, terms: &impl Terms, mop_up: bool) -> bool {
+        (self.room && terms.wants(Group::Room))
+            || (mop_up && (terms.wants(Group::MopUp) || terms.wants(Group::CloseIn)))
+    }
+
+    /// The terms for the defenders less those for the attackers.
+    pub fn terms(&self, pos: &Position, rooms: &mut Rooms, t: &mut impl Terms) {
+        t.add(Group::Bias.at(), 1);
+        self.for_side(pos, Side::Defenders, rooms, t);
+        self.for_side(pos, Side::Attackers, rooms, t);
+        let mop_up = mopping_up(pos);
+        if self.wants_room(t, mop_up) {
+            let room = rooms.king_room(pos) as i32;
+            if self.room {
+                t.add(Group::Room.at(), room);
+            }
+            if mop_up {
+                t.add(Group::MopUp.at(), -(self.squares - room));
+                t.add(Group::CloseIn.at(), -self.closeness(pos));
+            }
+        }
+        if t.wants(Group::Routes) || t.wants(Group::Forks) {
+            let (routes, forks) = pos.king_routes();
+            t.add(Group::Routes.at(), routes as i32);
+            t.add(Group::Forks.at(), forks as i32);
+        }
+        if t.wants(Group::Fence) && !self.fence.is_empty() {
+            let own = pos.squares_of(Side::Attackers);
+            let fenced = self.fence.iter().filter(|f| own.and(f).len() >= 2).count();
+            t.add(Group::Fence.at(), -(fenced as i32));
+        }
+        if t.wants(Group::AttackerSquares) {
+            let at = Group::AttackerSquares.at();
+            for sq in pos.squares_of(Side::Attackers).iter() {
+                t.add(at + usize::from(self.folded[sq.index()]), -1);
+            }
+        }
+        if t.wants(Group::DefenderSquares) || t.wants(Group::KingSquares) {
+            let king = pos.royal(Side::Defenders);
+            for sq in pos.squares_of(Side::Defenders).iter() {
+                let group = if Some(sq) == king {
+                    Group::KingSquares
+                } else {
+                    Group::DefenderSquares
+                };
+                t.add(group.at() + usize::from(self.folded[sq.index()]), 1);
+            }
+        }
     }
 
     /// How close the attackers stand to the king: per attacker, how many steps (a king's steps,
@@ -270,75 +323,77 @@ impl Board {
             .sum()
     }
 
-    /// What a piece of `role` is worth to `side` (the royal pieces nothing: they are not
-    /// material).
-    #[inline]
-    fn value(&self, role: Role, side: Side) -> i32 {
-        let w = self.weights;
-        match role {
-            Role::Man | Role::VMan => w.man[side],
-            Role::Commander => w.commander[side],
-            Role::Infantry => w.infantry,
-            Role::Cavalry => w.cavalry,
-            Role::King | Role::Standard => 0,
-        }
-    }
-
-    /// The terms that count for `side`.
-    fn for_side(&self, pos: &Position, side: Side, rooms: &mut Rooms) -> i32 {
-        let w = self.weights;
+    /// The terms that count for `side`, with the sign they have for the defenders.
+    fn for_side(&self, pos: &Position, side: Side, rooms: &mut Rooms, t: &mut impl Terms) {
+        let sign = if side == Side::Defenders { 1 } else { -1 };
         let s = side.index();
         let own = pos.squares_of(side);
-        let mut score = if self.plain {
+        if self.plain {
             // Men and one king: the count says it all.
             let men = pos.count(side) as i32 - i32::from(pos.royal(side).is_some());
-            men * w.man[side]
+            t.add(Group::Man.at() + s, sign * men);
         } else {
-            // Each role's count, kept by the position, times its value.
-            self.variant
-                .roles()
-                .iter()
-                .map(|&role| pos.count_of(Piece::new(side, role)) as i32 * self.value(role, side))
-                .sum()
-        };
-        if w.guard != 0 && side == Side::Attackers {
+            // Each role's count, kept by the position.
+            for &role in self.variant.roles() {
+                let index = match role {
+                    Role::Man | Role::VMan => Group::Man.at() + s,
+                    Role::Commander => Group::Commander.at() + s,
+                    Role::Infantry => Group::Infantry.at(),
+                    Role::Cavalry => Group::Cavalry.at(),
+                    Role::King | Role::Standard => continue,
+                };
+                t.add(index, sign * pos.count_of(Piece::new(side, role)) as i32);
+            }
+        }
+        if side == Side::Attackers && !self.guard.is_empty() && t.wants(Group::Guard) {
             let guards: u32 = self
                 .guard
                 .iter()
-                .map(|g| (own.and(g).len() as u32).min(w.guard_cap))
+                .map(|g| (own.and(g).len() as u32).min(self.shape.guard_cap))
                 .sum();
-            score += w.guard * guards as i32;
+            t.add(Group::Guard.at(), -(guards as i32));
         }
-        if w.edge_lines != 0 && side == Side::Defenders {
+        if side == Side::Defenders && t.wants(Group::EdgeLines) {
             let open = own.iter().filter(|sq| pos.open_lines(*sq) > 0).count();
-            score += w.edge_lines * open as i32;
+            t.add(Group::EdgeLines.at(), open as i32);
         }
         if let Some(royal) = pos.royal(side) {
-            if !self.goal[s].is_empty() {
-                score += self.road(pos, royal, side, rooms);
+            if !self.goal[s].is_empty() && (t.wants(Group::Road) || t.wants(Group::OpenRoad)) {
+                self.road(pos, royal, side, rooms, sign, t);
             }
-            score -= w.pressure * pos.pressure(royal, side) as i32;
+            if t.wants(Group::Pressure) {
+                t.add(
+                    Group::Pressure.at(),
+                    -sign * pos.pressure(royal, side) as i32,
+                );
+            }
         }
-        score
     }
 
     /// The royal piece's road home.
-    fn road(&self, pos: &Position, royal: Square, side: Side, rooms: &mut Rooms) -> i32 {
-        let w = self.weights;
+    fn road(
+        &self,
+        pos: &Position,
+        royal: Square,
+        side: Side,
+        rooms: &mut Rooms,
+        sign: i32,
+        t: &mut impl Terms,
+    ) {
+        let road = Group::Road.at();
         if self.variant.rules.armies {
-            return match rooms.standard_road(pos, royal, side, &self.goal[side.index()]) {
-                1 => w.road[0],
-                2 => w.road[1],
-                _ => w.road[2],
-            };
+            let steps = rooms.standard_road(pos, royal, side, &self.goal[side.index()]);
+            t.add(road + (steps.clamp(1, 3) - 1) as usize, sign);
+            return;
         }
         let escapes = pos.king_escapes() as i32;
         if escapes > 0 {
-            w.road[0] + w.open_road * (escapes - 1)
+            t.add(road, sign);
+            t.add(Group::OpenRoad.at(), sign * (escapes - 1));
         } else if pos.king_reaches_escape_line() {
-            w.road[1]
+            t.add(road + 1, sign);
         } else {
-            w.road[2]
+            t.add(road + 2, sign);
         }
     }
 }
@@ -380,7 +435,7 @@ impl Rooms {
     pub fn with_bits(board: &Board, bits: u32) -> Rooms {
         let slots = 1 << bits.min(Self::MAX_BITS);
         let mut rooms = Rooms::none();
-        if board.room != 0 || board.weights.mop_up != 0 {
+        if (board.room && board.weights.uses(Group::Room)) || board.weights.uses(Group::MopUp) {
             rooms.slots = vec![None; slots];
         }
         if board.variant.rules.armies {

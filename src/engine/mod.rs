@@ -15,6 +15,8 @@ pub mod eval;
 pub mod puzzle;
 pub mod review;
 mod search;
+pub mod teach;
+pub mod weights;
 
 use std::time::Duration;
 
@@ -22,6 +24,7 @@ use crate::rules::random::Rng;
 use crate::rules::{Game, Move, Side};
 
 pub use search::{WIN, WON};
+pub use weights::Eval;
 
 /// One step of a turn: a move, or ending an open berserk chain.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -58,6 +61,8 @@ pub struct Settings {
     pub seed: u64,
     /// The transposition table has 2^bits entries.
     pub table_bits: u32,
+    /// The weights it judges by.
+    pub eval: Eval,
 }
 
 /// The strongest and weakest levels players may choose.
@@ -76,6 +81,7 @@ impl Settings {
             margin: 0,
             seed: 0,
             table_bits: 18,
+            eval: Eval::default(),
         }
     }
 
@@ -108,6 +114,7 @@ impl Settings {
             margin,
             seed,
             table_bits: 18,
+            eval: Eval::default(),
         }
     }
 }
@@ -210,7 +217,7 @@ pub fn think(game: &Game, settings: &Settings) -> Result<Thought, EngineError> {
     if game.outcome().is_some() {
         return Err(EngineError::GameOver);
     }
-    let board = eval::Board::of(game.variant());
+    let board = eval::Board::with(game.variant(), settings.eval);
     let side: Side = game.position().turn();
     let mut rng = Rng::new(settings.seed ^ game.position().hash());
     let mut playing = game.clone();
@@ -266,14 +273,14 @@ pub fn think(game: &Game, settings: &Settings) -> Result<Thought, EngineError> {
     Ok(thought)
 }
 
-/// Every step the game allows now with its score for the side to move, each searched with a full
-/// window to the last depth finished within `limits`, best first.
-pub fn scored_steps(game: &Game, limits: Limits) -> Vec<(Step, i32)> {
+/// Every step the game allows now with its score for the side to move by the weights of `eval`,
+/// each searched with a full window to the last depth finished within `limits`, best first.
+pub fn scored_steps(game: &Game, limits: Limits, eval: Eval) -> Vec<(Step, i32)> {
     let steps = steps(game);
     if steps.is_empty() || game.outcome().is_some() {
         return Vec::new();
     }
-    let board = eval::Board::of(game.variant());
+    let board = eval::Board::with(game.variant(), eval);
     let mut search = search::Search::new(board, game, limits, 16);
     search.exact_root = true;
     search.run(&steps).root

@@ -11,7 +11,7 @@
 use crate::rules::{Game, Move, Reason, Side};
 
 use super::review::{Curve, CURVE};
-use super::{scored_steps, Limits, Step};
+use super::{scored_steps, Eval, Limits, Step};
 
 /// The most solver moves a puzzle asks for.
 pub const MAX_SOLVER_MOVES: u32 = 2;
@@ -130,7 +130,7 @@ fn winning_moves(game: &Game, moves: u32) -> impl Iterator<Item = Move> + '_ {
 /// The engine's best reply in `g`: the solution's line (the solver wins after every reply, so
 /// after this one too).
 fn best_reply(g: &Game) -> Option<Move> {
-    scored_steps(g, LIMITS)
+    scored_steps(g, LIMITS, Eval::Classic)
         .into_iter()
         .find_map(|(s, _)| match s {
             Step::Move(m) => Some(m),
@@ -149,7 +149,7 @@ pub fn at(game: &Game, curve: &Curve) -> Option<Puzzle> {
     };
     // No other first move wins at once, nor in as many moves: checked above. The engine's best
     // other first move must also be far behind.
-    let second = scored_steps(game, LIMITS)
+    let second = scored_steps(game, LIMITS, Eval::Classic)
         .iter()
         .filter(|(s, _)| *s != Step::Move(first))
         .map(|&(_, score)| curve.chance(side, score))

@@ -7,7 +7,7 @@
 
 use crate::rules::{BySide, Game, Side, Turn};
 
-use super::{steps, think, written, Settings, WON};
+use super::{steps, think, written, Eval, Settings, WON};
 
 /// Positions searched for each position of a reviewed game (its start, and where each turn
 /// leaves it), in games of up to 299 turns; about 50 ms a position on 11x11. A game's budget
@@ -218,7 +218,12 @@ fn score(game: &Game, curve: &Curve, budget: u64) -> Scored {
         };
     }
     let forced = steps(game).len() == 1;
-    match think(game, &Settings::nodes(budget)) {
+    // Judged by the classic weights: the curve was fitted to their scores.
+    let settings = Settings {
+        eval: Eval::Classic,
+        ..Settings::nodes(budget)
+    };
+    match think(game, &settings) {
         Ok(t) => Scored {
             chance: curve.chance(side, t.score),
             best: written(game, &t.turn),

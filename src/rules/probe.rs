@@ -209,9 +209,48 @@ impl Position {
         false
     }
 
+    /// The squares the king reaches in one move that have a clear line to an escape square, and
+    /// those of them with two lines or more (a fork: one move cannot close both).
+    pub(crate) fn king_routes(&self) -> (u32, u32) {
+        let Some(king) = self.royal[Side::Defenders.index()] else {
+            return (0, 0);
+        };
+        if self.variant.rules.escape == Escape::None {
+            return (0, 0);
+        }
+        let access = self.variant.access(Role::King);
+        let (mut routes, mut forks) = (0, 0);
+        for dir in Dir::ALL {
+            let mut sq = king.step(dir);
+            loop {
+                let c = self.cells[sq.index()];
+                if c & PIECE_MASK != 0 {
+                    break;
+                }
+                let a = access[(c >> TERRAIN_SHIFT) as usize];
+                if a & STOP != 0 {
+                    let lines = self.lines_to_escape(sq);
+                    routes += u32::from(lines > 0);
+                    forks += u32::from(lines > 1);
+                }
+                if a & PASS == 0 {
+                    break;
+                }
+                sq = sq.step(dir);
+            }
+        }
+        (routes, forks)
+    }
+
     /// Whether a king on `sq` would have a clear line to an escape square.
     #[inline]
     fn line_to_escape(&self, sq: Square) -> bool {
+        self.lines_to_escape(sq) > 0
+    }
+
+    /// How many clear lines to an escape square a king on `sq` would have.
+    #[inline]
+    fn lines_to_escape(&self, sq: Square) -> u32 {
         let (file, rank) = (sq.file() as u32, sq.rank() as u32);
         let (files, ranks) = (self.variant.files as u32, self.variant.ranks as u32);
         let row = self.rows[rank as usize + 1];
@@ -220,19 +259,25 @@ impl Position {
         let right = (row >> (file + 2)).trailing_zeros();
         let down = (col << (31 - rank)).leading_zeros();
         let left = (row << (31 - file)).leading_zeros();
+        let n = |open: bool| u32::from(open);
         match self.variant.rules.escape {
             Escape::Edge => {
-                up == ranks - 1 - rank || right == files - 1 - file || down == rank || left == file
+                n(up == ranks - 1 - rank)
+                    + n(right == files - 1 - file)
+                    + n(down == rank)
+                    + n(left == file)
             }
             // Along an edge line, up to the square before the corner (the corner itself is
             // special, so the run stops there).
             Escape::Corner => {
                 let on_rank_edge = rank == 0 || rank == ranks - 1;
                 let on_file_edge = file == 0 || file == files - 1;
-                (on_rank_edge && (right + 2 == files - file || left + 1 == file))
-                    || (on_file_edge && (up + 2 == ranks - rank || down + 1 == rank))
+                n(on_rank_edge && right + 2 == files - file)
+                    + n(on_rank_edge && left + 1 == file)
+                    + n(on_file_edge && up + 2 == ranks - rank)
+                    + n(on_file_edge && down + 1 == rank)
             }
-            Escape::None => false,
+            Escape::None => 0,
         }
     }
 

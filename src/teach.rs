@@ -1,0 +1,331 @@
+//! The command line's teaching: `taflbot selfplay` writes positions of games the engine plays
+//! against itself, and `taflbot tune` fits a set of weights to them and to recorded games. The
+//! games and the fit are the engine's ([`crate::engine::teach`]); this reads and writes the files.
+//!
+//! A positions file has one position a line, tab-separated: the variant's id, the position string,
+//! how the game ended (`defenders`, `attackers`, `draw` or `unfinished`), and the search's score
+//! for the defenders in hundredths of a man (`-` where there is none, as in a forced line).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+
+use crate::cli::CliError;
+use crate::engine::eval::{mopping_up, Board};
+use crate::engine::teach::{self, quiet, result_for_defenders, Example, Fit};
+use crate::engine::weights::{self, family_name, Group, WeightSet, TERMS};
+use crate::engine::Eval;
+use crate::notation::recorded_game;
+use crate::rules::{parse_position, write_position, Family, Side, Variant};
+
+/// What `taflbot selfplay` plays.
+#[derive(Clone, Debug)]
+pub struct SelfPlay {
+    pub variants: Vec<&'static Variant>,
+    /// Games a variant.
+    pub games: u64,
+    /// Nodes a turn.
+    pub nodes: u64,
+    /// Random turns before the engine plays.
+    pub opening: usize,
+    pub max_turns: usize,
+    /// The first game's seed; game `i` has `seed + i`.
+    pub seed: u64,
+    pub threads: usize,
+    pub eval: Eval,
+}
+
+fn result_name(result: Option<Option<Side>>) -> &'static str {
+    match result {
+        Some(Some(Side::Defenders)) => "defenders",
+        Some(Some(Side::Attackers)) => "attackers",
+        Some(None) => "draw",
+        None => "unfinished",
+    }
+}
+
+/// Plays the games and appends their positions to `out`; returns a summary a variant.
+pub fn self_play(plan: &SelfPlay, out: &Path) -> Result<String, CliError> {
+    let cannot =
+        |e: std::io::Error| CliError::message(format!("cannot write {}: {e}", out.display()));
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(cannot)?;
+    let mut summary = String::new();
+    let settings = teach::self_play_settings(plan.nodes, plan.eval);
+    for &v in &plan.variants {
+        let started = std::time::Instant::now();
+        let next = AtomicU64::new(0);
+        let (send, receive) = mpsc::channel();
+        let mut tally = [0u64; 4];
+        let mut positions = 0;
+        std::thread::scope(|s| -> Result<(), CliError> {
+            for _ in 0..plan.threads.max(1) {
+                let (send, next) = (send.clone(), &next);
+                s.spawn(move || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= plan.games {
+                        break;
+                    }
+                    let seed = plan.seed.wrapping_add(i);
+                    let played = teach::self_play(v, &settings, plan.opening, seed, plan.max_turns);
+                    if send.send(played).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(send);
+            for played in receive {
+                let result = result_name(played.result);
+                tally[match played.result {
+                    Some(Some(Side::Defenders)) => 0,
+                    Some(Some(Side::Attackers)) => 1,
+                    Some(None) => 2,
+                    None => 3,
+                }] += 1;
+                let mut text = String::new();
+                for s in &played.samples {
+                    let score = s.score.map_or("-".to_string(), |s| s.to_string());
+                    text += &format!(
+                        "{}\t{}\t{result}\t{score}\n",
+                        v.id,
+                        write_position(&s.position)
+                    );
+                }
+                positions += played.samples.len();
+                file.write_all(text.as_bytes()).map_err(cannot)?;
+            }
+            Ok(())
+        })?;
+        summary += &format!(
+            "{}: {} games (defenders {}, attackers {}, drawn {}, unfinished {}), {} positions, {:.0} s\n",
+            v.id,
+            plan.games,
+            tally[0],
+            tally[1],
+            tally[2],
+            tally[3],
+            positions,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(summary)
+}
+
+/// What `taflbot tune` fits.
+#[derive(Clone, Debug)]
+pub struct Tune {
+    /// Positions files from `taflbot selfplay`.
+    pub positions: Vec<PathBuf>,
+    /// Game lists (`moves,...,result` a line) and their variant.
+    pub games: Vec<(&'static Variant, PathBuf)>,
+    /// The families fitted; the others keep the starting set's weights.
+    pub families: Vec<Family>,
+    /// The set to start from.
+    pub from: Eval,
+    /// Of the target, the game's result; the rest is the search's chance.
+    pub lambda: f64,
+    pub epochs: usize,
+    /// Plies of a recorded game left out at its start (openings are alike, and say little).
+    pub skip: usize,
+}
+
+fn read(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| CliError::message(format!("cannot read {}: {e}", path.display())))
+}
+
+/// Which terms a family's fit leaves alone: material that the family does not have, and the
+/// groups the family's boards never count.
+fn frozen(family: Family) -> [bool; TERMS] {
+    let variants: Vec<&Variant> = Variant::all()
+        .iter()
+        .filter(|v| v.family == family)
+        .collect();
+    let mut frozen = [false; TERMS];
+    let mut freeze = |g: Group| {
+        for i in g.at()..g.at() + g.len() {
+            frozen[i] = true;
+        }
+    };
+    // The unit stays put: an attacker's man (or Infantry) weighs a hundred, so that the scores
+    // keep their meaning for the search's margins and the curve's slope.
+    let armies = variants.iter().any(|v| v.rules.armies);
+    if armies {
+        freeze(Group::Man);
+        freeze(Group::Commander);
+        freeze(Group::OpenRoad);
+        freeze(Group::Infantry);
+    } else {
+        freeze(Group::Infantry);
+        freeze(Group::Cavalry);
+    }
+    if !variants
+        .iter()
+        .any(|v| v.roles().contains(&crate::rules::Role::Commander))
+    {
+        freeze(Group::Commander);
+    }
+    if centred(family) {
+        freeze(Group::Bias);
+    }
+    // The mop-up terms weigh rare endings the data hardly holds; they stay as set by hand.
+    freeze(Group::MopUp);
+    freeze(Group::CloseIn);
+    if !armies {
+        frozen[Group::Man.at() + Side::Attackers.index()] = true;
+    }
+    frozen
+}
+
+/// Whether all the family's variants take the start off every score (those with draws): a bias
+/// never counts there.
+fn centred(family: Family) -> bool {
+    Variant::all()
+        .iter()
+        .filter(|v| v.family == family)
+        .all(|v| v.rules.repetition == crate::rules::Repetition::Draw || v.rules.no_move_draws)
+}
+
+/// Fits the families' weights and returns the new set's file text and a report.
+pub fn tune(plan: &Tune) -> Result<(String, String), CliError> {
+    let base = weights::read(plan.from.text()).map_err(CliError::message)?;
+    let mut rows = base.rows.clone();
+    let mut report = String::new();
+    for &family in &plan.families {
+        let row = &base.rows[weights::family_index(family)];
+        // The examples, first without the search's scores (the slope is fitted to results).
+        let mut raw: Vec<(&'static Variant, crate::rules::Position, f64, Option<i32>)> = Vec::new();
+        for path in &plan.positions {
+            let text = read(path)?;
+            for (n, line) in text.lines().enumerate() {
+                let fields: Vec<&str> = line.split('\t').collect();
+                let [id, position, result, score] = fields[..] else {
+                    return Err(CliError::message(format!(
+                        "{}:{}: expected four fields",
+                        path.display(),
+                        n + 1
+                    )));
+                };
+                let v: &'static Variant = crate::cli::variant(id)?;
+                if v.family != family {
+                    continue;
+                }
+                let pos = parse_position(v, position)
+                    .map_err(|e| CliError::message(format!("{}:{}: {e}", path.display(), n + 1)))?;
+                let result = match result {
+                    "defenders" => 1.0,
+                    "attackers" => 0.0,
+                    "draw" | "unfinished" => 0.5,
+                    other => {
+                        return Err(CliError::message(format!(
+                            "{}:{}: unknown result \"{other}\"",
+                            path.display(),
+                            n + 1
+                        )))
+                    }
+                };
+                let score = score.parse::<i32>().ok();
+                if quiet(&pos) && !mopping_up(&pos) {
+                    raw.push((v, pos, result, score));
+                }
+            }
+        }
+        for (v, path) in &plan.games {
+            if v.family != family {
+                continue;
+            }
+            for line in read(path)?.lines() {
+                let Some((game, winner)) = recorded_game(v, line) else {
+                    continue;
+                };
+                let ended = game.outcome().is_some()
+                    || line.trim_end().ends_with("Black")
+                    || line.trim_end().ends_with("White")
+                    || line.trim_end().ends_with("Draw");
+                if !ended {
+                    continue;
+                }
+                let result = result_for_defenders(winner);
+                let mut pos = crate::rules::Position::start(v);
+                let moves = game.turns().iter().flat_map(|t| t.moves.iter());
+                for (ply, m) in moves.enumerate() {
+                    if ply >= plan.skip && quiet(&pos) && !mopping_up(&pos) {
+                        raw.push((v, pos.clone(), result, None));
+                    }
+                    match pos.play(m.mv) {
+                        Ok((next, _)) => pos = next,
+                        Err(_) => break,
+                    }
+                }
+            }
+        }
+        if raw.is_empty() {
+            let _ = std::fmt::Write::write_fmt(
+                &mut report,
+                format_args!("{}: no positions, weights kept\n", family_name(family)),
+            );
+            continue;
+        }
+        let results: Vec<Example> = raw
+            .iter()
+            .map(|(v, pos, r, _)| Example::new(Board::with(v, plan.from), pos, *r, None, 0.0, 1.0))
+            .collect();
+        // The curve first: its slope is kept through the fit, its offset is where the bias
+        // starts (the starting set may have none).
+        let mut row = row.clone();
+        let mut start: Vec<f64> = row.values.iter().map(|v| f64::from(*v)).collect();
+        let (k, offset) = teach::best_curve(&results, &start);
+        if !centred(family) {
+            row.values[Group::Bias.at()] += offset.round() as i32;
+            start[Group::Bias.at()] = f64::from(row.values[Group::Bias.at()]);
+        }
+        let row = &row;
+        let examples: Vec<Example> = raw
+            .iter()
+            .map(|(v, pos, r, s)| {
+                Example::new(Board::with(v, plan.from), pos, *r, *s, k, plan.lambda)
+            })
+            .collect();
+        let fit = Fit {
+            k,
+            epochs: plan.epochs,
+            rate: 2.0,
+            anchor: 1e-7,
+        };
+        let (fitted, before, after) = teach::fit(&examples, row, &frozen(family), fit);
+        // The winning-chance curve of the fitted weights, from the results alone.
+        let taught: Vec<f64> = fitted.values.iter().map(|v| f64::from(*v)).collect();
+        let (slope, _) = teach::best_curve(&results, &taught);
+        let _ = std::fmt::Write::write_fmt(
+            &mut report,
+            format_args!(
+                "{}: {} positions, slope {:.5}, error {:.5} -> {:.5}; the fitted weights' slope \
+                 {:.5}, error on results {:.5} -> {:.5}\n",
+                family_name(family),
+                examples.len(),
+                k,
+                before,
+                after,
+                slope,
+                teach::error(&results, &start, k),
+                teach::error(&results, &taught, slope),
+            ),
+        );
+        rows[weights::family_index(family)] = fitted;
+    }
+    let set = WeightSet { rows };
+    let families: Vec<&str> = plan.families.iter().map(|f| family_name(*f)).collect();
+    let header = format!(
+        "The taught weights: made by `taflbot tune` from the `{}` set, fitting {}.\n\
+         See the README (\"How the engine was taught\") for the command that made them.\n\
+         Each line is a group of terms and its weights, in hundredths of a man\n\
+         (src/engine/weights.rs says what each one counts).",
+        plan.from.name(),
+        families.join(", ")
+    );
+    Ok((weights::write(&set, &header), report))
+}

@@ -7,7 +7,8 @@
 //!
 //! - [`rules`]: the pure rules core (no I/O, no async). The variant table, positions, move
 //!   generation, captures, endings, position strings, perft.
-//! - [`engine`]: the AI, pure like the rules core: search, evaluation weights per family, arena.
+//! - [`engine`]: the AI, pure like the rules core: search, the evaluation and its weights as data,
+//!   teaching, arena.
 //! - [`notation`]: move text, canonical forms, game records, aagenielsen.dk move lists.
 //! - [`render`]: pictures of boards, GIFs of games, the rating chart.
 //! - [`rating`]: Glicko-2 arithmetic and the side advantage (pure).
@@ -23,7 +24,7 @@
 //!   `apply`, and shows the answer its own way (replies, posts, buttons and threads; or plain text
 //!   and saved pictures).
 //! - [`cli`]: the command line's subcommands (`variants`, `moves`, `replay`, `perft`, `import`,
-//!   `ai`, `arena`, `render`), used by `main.rs`.
+//!   `ai`, `arena`, `render`), used by `main.rs`; [`teach`]: its `selfplay` and `tune`.
 //!
 //! ```
 //! use taflbot::rules::{Game, Variant};

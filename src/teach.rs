@@ -147,9 +147,7 @@ fn frozen(family: Family) -> [bool; TERMS] {
         .collect();
     let mut frozen = [false; TERMS];
     let mut freeze = |g: Group| {
-        for i in g.at()..g.at() + g.len() {
-            frozen[i] = true;
-        }
+        frozen[g.at()..g.at() + g.width()].fill(true);
     };
     // The unit stays put: an attacker's man (or Infantry) weighs a hundred, so that the scores
     // keep their meaning for the search's margins and the curve's slope.

@@ -116,7 +116,7 @@ impl Group {
     }
 
     /// How many weights it has.
-    pub const fn len(self) -> usize {
+    pub const fn width(self) -> usize {
         match self {
             Group::Man | Group::Commander => 2,
             Group::Road => 3,
@@ -133,7 +133,7 @@ impl Group {
             if Group::ALL[i] as usize == self as usize {
                 return at;
             }
-            at += Group::ALL[i].len();
+            at += Group::ALL[i].width();
             i += 1;
         }
         at
@@ -141,7 +141,7 @@ impl Group {
 }
 
 /// The weights in a row.
-pub const TERMS: usize = Group::KingSquares.at() + Group::KingSquares.len();
+pub const TERMS: usize = Group::KingSquares.at() + Group::KingSquares.width();
 
 /// One family's weights.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -154,7 +154,7 @@ impl Weights {
 
     /// The weights of a group.
     pub fn of(&self, group: Group) -> &[i32] {
-        &self.values[group.at()..group.at() + group.len()]
+        &self.values[group.at()..group.at() + group.width()]
     }
 
     /// Whether any weight of the group counts.
@@ -293,17 +293,17 @@ pub fn read(text: &str) -> Result<WeightSet, String> {
             .map(|v| v.parse::<i32>())
             .collect::<Result<Vec<i32>, _>>()
             .map_err(|e| format!("{}: {e}", at()))?;
-        if numbers.len() != group.len() {
+        if numbers.len() != group.width() {
             return Err(format!(
                 "{}: \"{}\" takes {} numbers, not {}",
                 at(),
                 group.name(),
-                group.len(),
+                group.width(),
                 numbers.len()
             ));
         }
         let row = rows[i].as_mut().expect("the family's row was started");
-        row.values[group.at()..group.at() + group.len()].copy_from_slice(&numbers);
+        row.values[group.at()..group.at() + group.width()].copy_from_slice(&numbers);
     }
     let rows = rows
         .into_iter()
@@ -342,7 +342,7 @@ mod tests {
         let mut at = 0;
         for g in Group::ALL {
             assert_eq!(g.at(), at, "{}", g.name());
-            at += g.len();
+            at += g.width();
         }
         assert_eq!(at, TERMS);
     }

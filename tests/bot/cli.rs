@@ -596,3 +596,120 @@ fn puzzles_print_positions_replay_solves_and_review_reads_a_game() {
     assert_eq!(r["turns"][0]["turn"], "d1-e1");
     assert!(r["accuracy"]["attackers"].as_f64().is_some());
 }
+
+#[test]
+fn selfplay_writes_positions_that_tune_fits_a_family_to() {
+    use taflbot::engine::weights::{family_index, read, FAMILIES};
+    use taflbot::engine::Eval;
+    use taflbot::rules::Family;
+    let dir = std::env::temp_dir().join(format!("taflbot-teach-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("positions.tsv");
+    let weights = dir.join("weights.txt");
+    let _ = std::fs::remove_file(&data);
+    let (data_arg, weights_arg) = (data.to_str().unwrap(), weights.to_str().unwrap());
+    let played = taflbot(&[
+        "selfplay",
+        "--variant",
+        "brandubh",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--out",
+        data_arg,
+    ]);
+    assert!(played.status.success(), "{played:?}");
+    assert!(
+        stdout(&played).starts_with("brandubh: 6 games"),
+        "{}",
+        stdout(&played)
+    );
+    let text = std::fs::read_to_string(&data).unwrap();
+    assert!(text.lines().count() > 20);
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 4, "{line}");
+        assert_eq!(fields[0], "brandubh");
+        assert!(["defenders", "attackers", "draw", "unfinished"].contains(&fields[2]));
+        assert!(
+            fields[3] == "-" || fields[3].parse::<i32>().is_ok(),
+            "{line}"
+        );
+    }
+    // The Brandubh games of the corpus beside them.
+    let tuned = taflbot(&[
+        "tune",
+        "--positions",
+        data_arg,
+        "--games",
+        "brandubh=tests/data/brandubh.csv",
+        "--family",
+        "brandubh",
+        "--epochs",
+        "30",
+        "--out",
+        weights_arg,
+    ]);
+    assert!(tuned.status.success(), "{tuned:?}");
+    assert!(
+        stdout(&tuned).starts_with("brandubh: "),
+        "{}",
+        stdout(&tuned)
+    );
+    let fitted = read(&std::fs::read_to_string(&weights).unwrap()).unwrap();
+    let classic = read(Eval::Classic.text()).unwrap();
+    // Only the family fitted changed; an attacker's man still weighs a hundred.
+    for family in FAMILIES {
+        let i = family_index(family);
+        assert_eq!(
+            fitted.rows[i] == classic.rows[i],
+            family != Family::Brandubh,
+            "{family:?}"
+        );
+    }
+    assert_eq!(fitted.rows[family_index(Family::Brandubh)].values[1], 100);
+    // A file that is not a positions file is refused with where.
+    std::fs::write(&data, "brandubh\tnonsense\n").unwrap();
+    let refused = taflbot(&["tune", "--positions", data_arg, "--out", weights_arg]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains(":1: expected four fields"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn arena_players_name_their_weights_and_their_time_or_nodes() {
+    let out = taflbot(&[
+        "arena",
+        "--variant",
+        "brandubh",
+        "--a",
+        "taught:nodes:400",
+        "--b",
+        "classic:2",
+        "--pairs",
+        "1",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).starts_with("brandubh"), "{}", stdout(&out));
+    let timed = taflbot(&[
+        "arena",
+        "--variant",
+        "brandubh",
+        "--a",
+        "time:5",
+        "--b",
+        "greedy",
+        "--pairs",
+        "1",
+    ]);
+    assert!(timed.status.success(), "{timed:?}");
+    for bad in ["taught:random", "time:0", "classic:9", "nodes:many"] {
+        let out = taflbot(&["arena", "--variant", "brandubh", "--a", bad, "--b", "1"]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("unknown player"),
+            "{bad}"
+        );
+    }
+}

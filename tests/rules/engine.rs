@@ -141,7 +141,7 @@ fn a_king_with_two_roads_open_escapes_in_two() {
     // Corner escape: on c1 the king has a1 and k1 before him.
     assert_forced_in_two(&pos("copenhagen", "d", "Kc5 Tb5 Td5 tf11 th7"));
     assert_forced_in_two(&pos("fetlar", "d", "Kc5 Tb5 Td5 tf11 th7"));
-    assert_forced_in_two(&pos("brandubh", "d", "Kc4 Tb4 tf6 tg5"));
+    assert_forced_in_two(&pos("brandubh", "d", "Kc4 Tb4 tf9 tg5"));
 }
 
 #[test]
@@ -184,7 +184,7 @@ fn a_berserk_chain_takes_three() {
     let p = pos(
         "tyr-11",
         "a",
-        "ta4 tc6 tf6 th2 Tc5 Tf5 Tg2 Ki9 Th9 Tj9 Ti8 Ti10 tg9 th8 th10 tk9 tj8 tj10 ti7 ti11 Tb10",
+        "ta4 tc6 tf9 th2 Tc5 Tf5 Tg2 Ki9 Th9 Tj9 Ti8 Ti10 tg9 th8 th10 tk9 tj8 tj10 ti7 ti11 Tb10",
     );
     let thought = think_in(&p);
     assert!(thought.won_in.is_none() && thought.score > 0, "{thought:?}");
@@ -346,4 +346,25 @@ fn a_closed_ring_cuts_the_kings_room_to_its_inside() {
             assert_eq!(remembered, board(v).evaluate(&p), "{id}: {pieces}");
         }
     }
+}
+
+#[test]
+fn the_kings_routes_and_forks_are_counted_square_by_square() {
+    use taflbot::engine::eval::Board;
+    use taflbot::engine::weights::Group;
+    use taflbot::engine::Eval;
+    let v = Variant::by_id("copenhagen").unwrap();
+    let terms = |pieces: &str| {
+        let row = Board::with(v, Eval::Taught)
+            .row(&pos("copenhagen", "d", pieces))
+            .0;
+        (row[Group::Routes.at()], row[Group::Forks.at()])
+    };
+    // From c3 the king reaches a3, k3, c1 and c11, each on an edge with both ways to its corners
+    // open: four routes, each a fork.
+    assert_eq!(terms("Kc3 tf9"), (4, 4));
+    // An attacker on j1 closes c1's way to k1: c1 keeps one line.
+    assert_eq!(terms("Kc3 tf9 tj1"), (4, 3));
+    // One on c2 stops him reaching c1 at all; one on b3 stops a3.
+    assert_eq!(terms("Kc3 tf9 tc2 tb3"), (2, 2));
 }

@@ -460,7 +460,8 @@ pub fn arena_player(text: &str) -> Result<crate::engine::arena::Player, CliError
         CliError::plain(format!(
             "unknown player \"{text}\"; players are random, greedy, a level 1 to 5, \
              time:MS (milliseconds a step) or nodes:N, each engine player optionally after \
-             classic: or taught: (the weights it judges by)"
+             classic:, taught: or trial: (the weights it judges by; trial is the file given by \
+             --trial)"
         ))
     };
     let (eval, spec) = match t.split_once(':') {

@@ -119,6 +119,10 @@ enum Command {
         /// number.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// A weights file (as `tune` writes) for the players named trial:, to measure a fit
+        /// before it is compiled in.
+        #[arg(long)]
+        trial: Option<std::path::PathBuf>,
     },
     /// Games the engine plays against itself from random openings, for `tune`: their positions
     /// are appended to a file, one a line with the game's result and the search's score.
@@ -345,8 +349,12 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             max_turns,
             seed,
             threads,
+            trial,
         } => {
             let variants = variants_named(&variant)?;
+            if let Some(path) = trial {
+                trial_weights(&path)?;
+            }
             let m = cli::Match {
                 a: cli::arena_player(&a)?,
                 b: cli::arena_player(&b)?,
@@ -669,10 +677,24 @@ fn variants_named(ids: &[String]) -> Result<Vec<&'static Variant>, cli::CliError
 }
 
 /// A set of weights by name.
+/// Reads a weights file as the trial set.
+fn trial_weights(path: &std::path::Path) -> Result<(), cli::CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| cli::CliError::message(format!("cannot read {}: {e}", path.display())))?;
+    let set = taflbot::engine::weights::read(&text)
+        .map_err(|e| cli::CliError::message(format!("{}: {e}", path.display())))?;
+    if !taflbot::engine::weights::set_trial(set) {
+        return Err(cli::CliError::message(
+            "the trial weights were given too late",
+        ));
+    }
+    Ok(())
+}
+
 fn eval_named(name: &str) -> Result<taflbot::engine::Eval, cli::CliError> {
     taflbot::engine::Eval::by_name(name).ok_or_else(|| {
         cli::CliError::message(format!(
-            "unknown weights \"{name}\"; they are classic and taught"
+            "unknown weights \"{name}\"; they are classic, taught and trial"
         ))
     })
 }

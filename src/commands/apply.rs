@@ -13,6 +13,10 @@ pub struct Caller {
     pub who: Person,
     /// The channel (or thread) the command was given in, where the front end has channels.
     pub channel: Option<String>,
+    /// Where a game or tournament the command begins is placed (its thread opened there): the
+    /// channel itself, or the parent channel of the thread the command was given in, since
+    /// Discord opens no thread inside a thread.
+    pub home: Option<String>,
     /// taflbot itself as the front end names it: a challenge to it is a game against the engine.
     pub taflbot: Person,
     /// The keys of the other bots the command names: they cannot be challenged.
@@ -30,6 +34,7 @@ impl Caller {
         Caller {
             who,
             channel: None,
+            home: None,
             taflbot,
             bots: Vec::new(),
             upload_limit: usize::MAX,
@@ -53,6 +58,7 @@ pub async fn apply(
     let svc = service;
     let me = &caller.who;
     let here = caller.channel.as_deref();
+    let home = caller.home.as_deref();
     Ok(match command {
         Command::Challenge {
             opponent,
@@ -72,7 +78,7 @@ pub async fn apply(
             };
             if opponent.key == caller.taflbot.key {
                 let view = svc
-                    .play_bot(me, &caller.taflbot, &terms, level, here)
+                    .play_bot(me, &caller.taflbot, &terms, level, home)
                     .await?;
                 // The front end shows the game, then wakes the bot (`Service::wake_bot`), so
                 // that its first move never comes before the game is shown.
@@ -89,7 +95,7 @@ pub async fn apply(
             if level.is_some() {
                 return Err(ServiceError::LevelForPeople);
             }
-            Answer::Challenged(svc.offer(me, &opponent, &terms, here).await?)
+            Answer::Challenged(svc.offer(me, &opponent, &terms, home).await?)
         }
         Command::Accept { challenge } => {
             let view = svc.accept(me, challenge, None).await?;
@@ -195,7 +201,7 @@ pub async fn apply(
                 specs => specs,
             },
         }),
-        Command::Rematch { game } => match svc.rematch(me, &caller.taflbot, game, here).await? {
+        Command::Rematch { game } => match svc.rematch(me, &caller.taflbot, game, home).await? {
             Rematch::Offered(challenge) => Answer::Challenged(challenge),
             Rematch::AgainstBot(view) => {
                 let png = opening(svc, view.id).await;
@@ -224,7 +230,7 @@ pub async fn apply(
                 rounds,
                 players,
             };
-            let view = svc.create_tournament(me, &terms, here).await?;
+            let view = svc.create_tournament(me, &terms, home).await?;
             Answer::Tournament {
                 view,
                 done: TournamentDone::Created,

@@ -11,9 +11,9 @@ use ::serenity::builder::Builder;
 use poise::serenity_prelude as serenity;
 use serenity::{
     AutoArchiveDuration, ChannelId, ChannelType, CreateActionRow, CreateAllowedMentions,
-    CreateAttachment, CreateButton, CreateInteractionResponse, CreateInteractionResponseFollowup,
-    CreateInteractionResponseMessage, CreateMessage, CreateThread, EditInteractionResponse,
-    EditThread, Http, InteractionId, Nonce, UserId,
+    CreateAttachment, CreateButton, CreateForumPost, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
+    CreateThread, EditInteractionResponse, EditThread, Http, InteractionId, Nonce, UserId,
 };
 
 use super::button::Button;
@@ -492,7 +492,9 @@ impl Poster {
     }
 
     /// Opens a public thread named `name` in `channel`; none where Discord refuses (no
-    /// permission, or the server's limit of active threads reached).
+    /// permission, or the server's limit of active threads reached). In a forum (or media)
+    /// channel, where a thread is a post and needs a first message, the post is made with the
+    /// name as its message.
     pub async fn open_thread(
         &self,
         http: &Http,
@@ -507,12 +509,42 @@ impl Poster {
             async move { channel.create_thread(http, builder).await }
         })
         .await;
-        match made {
-            Ok(thread) => Some(thread.id),
-            Err(e) => {
-                tracing::info!(error = %e, "no thread; posts go to the channel");
-                None
+        let error = match made {
+            Ok(thread) => return Some(thread.id),
+            Err(e) => e,
+        };
+        // A forum refuses a thread without a message as a malformed request: ask what the
+        // channel is only then, so that the usual case costs one call.
+        if refusal(&error).is_some_and(|(status, _)| status == 400)
+            && self.is_forum(http, channel).await
+        {
+            let post = retrying(&self.retry, "create forum post", || {
+                let message = CreateMessage::new()
+                    .content(super::style::escape_up_to(&name, 100))
+                    .allowed_mentions(CreateAllowedMentions::new());
+                let builder = CreateForumPost::new(name.clone(), message)
+                    .auto_archive_duration(AutoArchiveDuration::OneWeek);
+                async move { channel.create_forum_post(http, builder).await }
+            })
+            .await;
+            match post {
+                Ok(thread) => return Some(thread.id),
+                Err(e) => tracing::info!(error = %e, "no forum post; posts go to the forum"),
             }
+            return None;
+        }
+        tracing::info!(error = %error, "no thread; posts go to the channel");
+        None
+    }
+
+    /// Whether `channel` is a forum or media channel, where threads are posts.
+    async fn is_forum(&self, http: &Http, channel: ChannelId) -> bool {
+        match retrying(&self.retry, "get channel", || channel.to_channel(http)).await {
+            Ok(serenity::Channel::Guild(c)) => {
+                // A media channel (16) is a forum of pictures; serenity 0.12 has no name for it.
+                matches!(c.kind, ChannelType::Forum | ChannelType::Unknown(16))
+            }
+            _ => false,
         }
     }
 }

@@ -48,9 +48,14 @@ impl Style for DiscordStyle {
 /// and `<` kept from forming mentions, bidi and zero-width characters left out, line breaks
 /// flattened, and at most [`NAME_CHARS`] shown. A name of nothing visible shows as `?`.
 pub fn escape(text: &str) -> String {
+    escape_up_to(text, NAME_CHARS)
+}
+
+/// Text from a user escaped as [`escape`] does, with at most `limit` characters shown.
+pub fn escape_up_to(text: &str, limit: usize) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     let mut chars = text.chars().filter(|&c| !invisible(c));
-    for c in chars.by_ref().take(NAME_CHARS) {
+    for c in chars.by_ref().take(limit) {
         match c {
             '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '<' | '#' | '-' | '[' | ']' | '(' | ')'
             | ':' | '/' => {

@@ -171,15 +171,28 @@ pub enum Eval {
     /// Fitted to games by `taflbot tune`.
     #[default]
     Taught,
+    /// A set read from a file when the program starts ([`set_trial`]), to measure a fit before
+    /// it is compiled in; the taught set where none was given.
+    Trial,
+}
+
+/// The trial set, given once before the engine first judges a position.
+static TRIAL: std::sync::OnceLock<WeightSet> = std::sync::OnceLock::new();
+
+/// Makes `set` the [`Eval::Trial`] weights. Only the first call counts, and only before the
+/// engine's first judgement: false otherwise.
+pub fn set_trial(set: WeightSet) -> bool {
+    TRIAL.set(set).is_ok()
 }
 
 impl Eval {
-    pub const ALL: [Eval; 2] = [Eval::Classic, Eval::Taught];
+    pub const ALL: [Eval; 3] = [Eval::Classic, Eval::Taught, Eval::Trial];
 
     pub fn name(self) -> &'static str {
         match self {
             Eval::Classic => "classic",
             Eval::Taught => "taught",
+            Eval::Trial => "trial",
         }
     }
 
@@ -191,7 +204,7 @@ impl Eval {
     pub fn text(self) -> &'static str {
         match self {
             Eval::Classic => include_str!("weights/classic.txt"),
-            Eval::Taught => include_str!("weights/taught.txt"),
+            Eval::Taught | Eval::Trial => include_str!("weights/taught.txt"),
         }
     }
 
@@ -201,9 +214,16 @@ impl Eval {
             Eval::ALL
                 .iter()
                 .map(|e| {
-                    read(e.text()).unwrap_or_else(|err| {
-                        panic!("the committed weights {} do not read: {err}", e.name())
-                    })
+                    let committed = || {
+                        read(e.text()).unwrap_or_else(|err| {
+                            panic!("the committed weights {} do not read: {err}", e.name())
+                        })
+                    };
+                    match e {
+                        // Fixed now, so that a trial given later is refused, not ignored.
+                        Eval::Trial => TRIAL.get_or_init(committed).clone(),
+                        _ => committed(),
+                    }
                 })
                 .collect()
         });

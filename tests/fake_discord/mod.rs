@@ -174,6 +174,8 @@ struct State {
     closed_dms: Vec<u64>,
     /// Channels where creating a thread is forbidden.
     no_threads: Vec<u64>,
+    /// Forum channels: a thread there is a post, opened with its first message.
+    forums: Vec<u64>,
     failures: Vec<Failure>,
     /// Who waits for the answer to an interaction, by interaction id.
     waiting: HashMap<u64, oneshot::Sender<Call>>,
@@ -308,6 +310,24 @@ impl Fake {
             .filter(|p| state.dm_channels.get(&p.channel) == Some(&user))
             .cloned()
             .collect()
+    }
+
+    /// A thread someone else opened under `parent` (a forum post, a members' thread).
+    pub fn open_thread(&self, parent: u64, name: &str) -> u64 {
+        let id = self.next_id();
+        let thread = Thread {
+            parent,
+            name: name.to_string(),
+            archived: false,
+            locked: false,
+        };
+        self.inner.state.lock().unwrap().threads.insert(id, thread);
+        id
+    }
+
+    /// Makes `channel` a forum: Discord opens a thread there only as a post with a message.
+    pub fn forum(&self, channel: u64) {
+        self.inner.state.lock().unwrap().forums.push(channel);
     }
 
     pub fn forbid_threads(&self, channel: u64) {
@@ -448,6 +468,7 @@ impl Fake {
 
     fn base(&self, kind: u8, who: Member, channel: u64) -> (u64, Value) {
         let id = self.next_id();
+        let place = self.channel_json(channel);
         let value = json!({
             "id": id.to_string(),
             "application_id": APP.to_string(),
@@ -455,6 +476,7 @@ impl Fake {
             "token": format!("token{id}"),
             "version": 1,
             "channel_id": channel.to_string(),
+            "channel": place,
             "guild_id": GUILD.to_string(),
             "member": member_json(who),
             "locale": "en-GB",
@@ -464,6 +486,12 @@ impl Fake {
             "app_permissions": "2251799813685247",
         });
         (id, value)
+    }
+
+    /// A channel as Discord describes it: a thread (with its parent), a forum, or a text channel.
+    fn channel_json(&self, channel: u64) -> Value {
+        let state = self.inner.state.lock().unwrap();
+        channel_json(&state, channel)
     }
 
     /// A slash command. `options` are (name, value) pairs: strings become string options,
@@ -626,6 +654,27 @@ fn message_json(id: u64, channel: u64, content: &str, nonce: Option<&str>) -> Va
         "pinned": false,
         "type": 0,
         "nonce": nonce,
+    })
+}
+
+fn channel_json(state: &State, channel: u64) -> Value {
+    if let Some(t) = state.threads.get(&channel) {
+        return thread_json(channel, t);
+    }
+    let kind = if state.forums.contains(&channel) {
+        15
+    } else {
+        0
+    };
+    json!({
+        "id": channel.to_string(),
+        "type": kind,
+        "name": format!("channel-{channel}"),
+        "guild_id": GUILD.to_string(),
+        "position": 0,
+        "permission_overwrites": [],
+        "nsfw": false,
+        "parent_id": null,
     })
 }
 
@@ -1092,19 +1141,56 @@ fn route(inner: &Inner, method: &str, path: &str, call: &Call) -> (u16, Vec<u8>)
         ("POST", ["", "channels", channel, "threads"]) => {
             let parent: u64 = channel.parse().unwrap_or(0);
             let mut state = inner.state.lock().unwrap();
-            if state.no_threads.contains(&parent) || state.threads.contains_key(&parent) {
+            if state.gone.contains(&parent) {
+                return (404, error_body(404, 10003, "Unknown Channel"));
+            }
+            // Discord's rules: no thread inside a thread; a forum's thread is a post that comes
+            // with its first message; a name of 1 to 100 characters.
+            if state.threads.contains_key(&parent) {
+                return (
+                    400,
+                    error_body(400, 50024, "Cannot execute action on this channel type"),
+                );
+            }
+            let name = call.json["name"].as_str().unwrap_or_default().to_string();
+            let message = &call.json["message"];
+            let forum = state.forums.contains(&parent);
+            if name.is_empty() || name.chars().count() > 100 || (forum && !message.is_object()) {
+                return (400, error_body(400, 50035, "Invalid Form Body"));
+            }
+            if state.no_threads.contains(&parent) {
                 return (403, error_body(403, 50013, "Missing Permissions"));
             }
             let id = inner.ids.fetch_add(1, Ordering::SeqCst);
             let thread = Thread {
                 parent,
-                name: call.json["name"].as_str().unwrap_or_default().to_string(),
+                name,
                 archived: false,
                 locked: false,
             };
             let body = thread_json(id, &thread);
             state.threads.insert(id, thread);
+            if forum {
+                let post = inner.ids.fetch_add(1, Ordering::SeqCst);
+                state.posts.push(Posted {
+                    id: post,
+                    channel: id,
+                    content: message["content"].as_str().unwrap_or_default().to_string(),
+                    nonce: None,
+                    files: Vec::new(),
+                    pings: Vec::new(),
+                    buttons: Vec::new(),
+                });
+            }
             ok(body)
+        }
+        ("GET", ["", "channels", channel]) => {
+            let id: u64 = channel.parse().unwrap_or(0);
+            let state = inner.state.lock().unwrap();
+            if state.gone.contains(&id) {
+                return (404, error_body(404, 10003, "Unknown Channel"));
+            }
+            ok(channel_json(&state, id))
         }
         ("PATCH", ["", "channels", channel]) => {
             let id: u64 = channel.parse().unwrap_or(0);

@@ -218,11 +218,17 @@ pub struct Call<'a> {
 }
 
 impl<'a> Call<'a> {
-    /// A call from `who` in `channel` of `guild`, answered through the interaction `id`/`token`.
+    /// A call from `who` in `channel` of `guild` (`place` is what Discord says of the channel),
+    /// answered through the interaction `id`/`token`.
     fn new(
         http: &'a Http,
         bot: &'a Bot,
-        (who, channel, guild): (Person, ChannelId, Option<serenity::GuildId>),
+        (who, channel, place, guild): (
+            Person,
+            ChannelId,
+            Option<&serenity::PartialChannel>,
+            Option<serenity::GuildId>,
+        ),
         (id, token): (serenity::InteractionId, &'a str),
         upload_limit_given: u32,
     ) -> Call<'a> {
@@ -233,6 +239,7 @@ impl<'a> Call<'a> {
             caller: Caller {
                 who,
                 channel: Some(channel.to_string()),
+                home: Some(home(channel, place).to_string()),
                 taflbot: bot.user.clone(),
                 bots: Vec::new(),
                 upload_limit: upload_limit(upload_limit_given),
@@ -241,6 +248,18 @@ impl<'a> Call<'a> {
             responder: Responder::new(http, id, token, &bot.answers),
             pressed: false,
         }
+    }
+}
+
+/// Where a game or tournament begun in `channel` is placed: the channel, or the parent of a
+/// thread (Discord refuses a thread inside a thread with 50024, and a forum post is a thread).
+fn home(channel: ChannelId, place: Option<&serenity::PartialChannel>) -> ChannelId {
+    use serenity::ChannelType as T;
+    match place {
+        Some(p) if matches!(p.kind, T::PublicThread | T::PrivateThread | T::NewsThread) => {
+            p.parent_id.unwrap_or(channel)
+        }
+        _ => channel,
     }
 }
 
@@ -314,6 +333,7 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
         (
             person(&interaction.user),
             interaction.channel_id,
+            interaction.channel.as_ref(),
             interaction.guild_id,
         ),
         (interaction.id, &interaction.token),
@@ -404,7 +424,12 @@ pub async fn pressed(http: &Http, bot: &Bot, press: &ComponentInteraction) {
     let mut c = Call::new(
         http,
         bot,
-        (person(&press.user), press.channel_id, press.guild_id),
+        (
+            person(&press.user),
+            press.channel_id,
+            press.channel.as_ref(),
+            press.guild_id,
+        ),
         (press.id, &press.token),
         press.attachment_size_limit,
     );

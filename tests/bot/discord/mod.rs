@@ -13,5 +13,6 @@ mod limits;
 mod process;
 mod registration;
 mod shards;
+mod threads;
 mod tournaments;
 mod two_processes;

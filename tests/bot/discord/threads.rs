@@ -1,0 +1,168 @@
+//! Threads as Discord allows them: a game or tournament begun inside a thread (a rematch's
+//! button is in the old game's thread) gets a thread of its own in the parent channel, and one
+//! begun in a forum post gets a post of its own in the forum. The fake refuses a thread inside a
+//! thread with 400 and code 50024, and a forum thread without a first message, as Discord does.
+
+use crate::fake_discord::{s, Member, Opt, APP};
+use crate::support::{person, until, Harness, ALICE, BOB, CHANNEL};
+
+const TAFLBOT: Member = Member {
+    id: APP,
+    name: "taflbot",
+};
+
+/// The threads whose parent is a thread: Discord refuses them, so there must be none.
+fn threads_in_threads(h: &Harness, parents: &[u64]) -> Vec<u64> {
+    parents.iter().flat_map(|p| h.fake.threads_of(*p)).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_plays_in_a_new_thread_of_the_parent_channel() {
+    let h = Harness::start("rematch-thread").await;
+    let (first, thread) = h.game("brandubh").await;
+    h.a_turn_each(first, thread).await;
+    let resigned = h.slash(ALICE, thread, "resign", &[]).await;
+    assert!(!resigned.private(), "{}", resigned.content());
+    // The end-of-game answer in the thread carries the Rematch button; bob presses it there.
+    let rematch = format!("rematch:{first}");
+    assert!(
+        resigned.buttons().contains(&rematch),
+        "{:?}",
+        resigned.buttons()
+    );
+    let offered = h.press(BOB, thread, &rematch).await;
+    let accept = offered
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("accept:"))
+        .unwrap_or_else(|| panic!("an Accept button: {}", offered.content()));
+    let accepted = h.press(ALICE, thread, &accept).await;
+    assert!(!accepted.private(), "{}", accepted.content());
+    let second = h.service.games(&person(ALICE)).await.unwrap();
+    let second = second.iter().map(|g| g.id).max().unwrap();
+    assert_ne!(second, first);
+
+    until("the rematch's own thread", || async {
+        h.fake.threads_of(CHANNEL).len() == 2
+    })
+    .await;
+    let new_thread = h.fake.threads_of(CHANNEL)[1];
+    assert_ne!(new_thread, thread);
+    let name = h.fake.thread(new_thread).unwrap().name;
+    assert!(name.starts_with(&format!("#{second} ")), "{name}");
+    h.fake
+        .wait_post("the rematch's opening board", |p| {
+            p.channel == new_thread && !p.files.is_empty()
+        })
+        .await;
+    let view = h.service.game(second).await.unwrap();
+    assert_eq!(view.thread, Some(new_thread.to_string()));
+    assert_eq!(view.channel, Some(CHANNEL.to_string()));
+    assert!(threads_in_threads(&h, &[thread, new_thread]).is_empty());
+    // No thread was ever asked for inside a thread.
+    assert!(
+        !h.fake
+            .calls()
+            .iter()
+            .any(|c| c.method == "POST" && c.path.ends_with(&format!("/{thread}/threads"))),
+        "a thread was asked for inside the old game's thread"
+    );
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_and_tournaments_begun_in_a_thread_open_theirs_beside_it() {
+    let h = Harness::start("thread-in-thread").await;
+    let (_, thread) = h.game("brandubh").await;
+
+    // A game against taflbot asked for in the game's thread.
+    let bot = h
+        .slash(
+            ALICE,
+            thread,
+            "challenge",
+            &[
+                ("opponent", Opt::User(TAFLBOT)),
+                ("variant", s("brandubh")),
+                ("side", Opt::Int(1)),
+            ],
+        )
+        .await;
+    assert!(!bot.private(), "{}", bot.content());
+    until("the bot game's thread", || async {
+        h.fake.threads_of(CHANNEL).len() == 2
+    })
+    .await;
+
+    // A tournament made there too.
+    let made = h
+        .slash(
+            BOB,
+            thread,
+            "tournament create",
+            &[("variant", s("brandubh")), ("format", Opt::Int(0))],
+        )
+        .await;
+    assert!(!made.private(), "{}", made.content());
+    until("the tournament's thread", || async {
+        h.fake.threads_of(CHANNEL).len() == 3
+    })
+    .await;
+    let names: Vec<String> = h
+        .fake
+        .threads_of(CHANNEL)
+        .iter()
+        .map(|t| h.fake.thread(*t).unwrap().name)
+        .collect();
+    assert!(names[1].starts_with("#2 "), "{names:?}");
+    assert!(names[2].starts_with("Tournament #1"), "{names:?}");
+    assert!(h.fake.threads_of(thread).is_empty());
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_begun_in_a_forum_post_gets_a_post_of_its_own() {
+    let h = Harness::start("forum").await;
+    const FORUM: u64 = 700_000_000_000_000_001;
+    h.fake.forum(FORUM);
+    let post = h.fake.open_thread(FORUM, "Looking for a game");
+    let challenge = h
+        .slash(
+            ALICE,
+            post,
+            "challenge",
+            &[
+                ("opponent", Opt::User(BOB)),
+                ("variant", s("brandubh")),
+                ("side", Opt::Int(0)),
+            ],
+        )
+        .await;
+    let accept = challenge
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("accept:"))
+        .unwrap_or_else(|| panic!("an Accept button: {}", challenge.content()));
+    h.press(BOB, post, &accept).await;
+    until("the game's forum post", || async {
+        h.fake.threads_of(FORUM).len() == 2
+    })
+    .await;
+    let game_post = h.fake.threads_of(FORUM)[1];
+    let name = h.fake.thread(game_post).unwrap().name;
+    assert!(name.starts_with("#1 alice vs bob"), "{name}");
+    // The post opens with its name, and the opening board follows in it.
+    let posts = h.fake.posts_in(game_post);
+    assert!(
+        posts[0].content.starts_with("\\#1 alice vs bob"),
+        "{:?}",
+        posts[0]
+    );
+    h.fake
+        .wait_post("the opening board in the post", |p| {
+            p.channel == game_post && !p.files.is_empty()
+        })
+        .await;
+    assert!(h.fake.threads_of(post).is_empty());
+    h.shutdown().await;
+}

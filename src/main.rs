@@ -147,9 +147,13 @@ enum Command {
         seed: u64,
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// The weights the engine judges by: classic or taught.
+        /// The weights the engine judges by: classic, taught, or trial (the file of --trial).
         #[arg(long, default_value = "classic")]
         eval: String,
+        /// A weights file (as `tune` writes) for --eval trial: the next round of teaching plays
+        /// with the last round's fit.
+        #[arg(long)]
+        trial: Option<std::path::PathBuf>,
         /// The file the positions are appended to.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -380,8 +384,12 @@ fn run(args: Args) -> Result<String, cli::CliError> {
             seed,
             threads,
             eval,
+            trial,
             out,
         } => {
+            if let Some(path) = trial {
+                trial_weights(&path)?;
+            }
             let plan = taflbot::teach::SelfPlay {
                 variants: variants_named(&variant)?,
                 games,

@@ -23,6 +23,11 @@ pub struct Caller {
     pub bots: Vec<String>,
     /// The most bytes of files an answer may carry.
     pub upload_limit: usize,
+    /// The keys of the people this command names (the caller among them) who are too new here
+    /// to play rated games: an account younger than [`crate::service::RATED_ACCOUNT_DAYS`]
+    /// days, or a member of the server for less than [`crate::service::RATED_MEMBER_DAYS`] (a
+    /// ring of fresh accounts cannot farm).
+    pub newcomers: Vec<String>,
     /// Whether the caller manages the server (Discord's Manage Server): they run its
     /// tournaments as their creators do.
     pub manages: bool,
@@ -35,6 +40,7 @@ impl Caller {
             who,
             channel: None,
             home: None,
+            newcomers: Vec::new(),
             taflbot,
             bots: Vec::new(),
             upload_limit: usize::MAX,
@@ -91,6 +97,14 @@ pub async fn apply(
             }
             if caller.bots.contains(&opponent.key) {
                 return Err(ServiceError::NotAPerson);
+            }
+            if rated {
+                if let Some(new) = [me, &opponent]
+                    .into_iter()
+                    .find(|p| caller.newcomers.contains(&p.key))
+                {
+                    return Err(ServiceError::TooNewToRate(new.clone()));
+                }
             }
             if level.is_some() {
                 return Err(ServiceError::LevelForPeople);

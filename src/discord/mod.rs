@@ -238,6 +238,16 @@ impl Bot {
         }
     }
 
+    /// Archives the thread of a game called off, or of a tournament called off: the server's
+    /// active threads are few (1,000), and a thread of nothing would hold one for a week.
+    pub async fn archive_thread(&self, http: &Http, thread: Option<&str>) {
+        if let Some(thread) = thread.and_then(post::parse_id) {
+            self.poster
+                .archive(http, serenity::ChannelId::new(thread))
+                .await;
+        }
+    }
+
     /// Opens a tournament's thread in its channel, where its news and crosstables are posted.
     pub async fn open_tournament_thread(&self, http: &Http, view: &crate::service::TournamentView) {
         let Some(channel) = view.channel.as_deref().and_then(post::parse_id) else {
@@ -396,6 +406,9 @@ impl Bot {
         {
             Ok(_) => {
                 self.direct_messages(http, &view, &news).await;
+                if view.aborted {
+                    self.archive_thread(http, view.thread.as_deref()).await;
+                }
                 Delivery::Delivered
             }
             Err(e) => failed(notice.id, &e),

@@ -537,6 +537,19 @@ impl Poster {
         None
     }
 
+    /// Archives a thread whose business is over before it began (a game aborted, a tournament
+    /// called off), so that it no longer counts among the server's active threads. Discord
+    /// reopens it if anyone posts there.
+    pub async fn archive(&self, http: &Http, thread: ChannelId) {
+        let done = retrying(&self.retry, "archive thread", || {
+            thread.edit_thread(http, EditThread::new().archived(true))
+        })
+        .await;
+        if let Err(e) = done {
+            tracing::info!(error = %e, "could not archive a thread");
+        }
+    }
+
     /// Whether `channel` is a forum or media channel, where threads are posts.
     async fn is_forum(&self, http: &Http, channel: ChannelId) -> bool {
         match retrying(&self.retry, "get channel", || channel.to_channel(http)).await {

@@ -23,6 +23,10 @@ impl Service {
         let mut notices = Vec::new();
         // Vacations whose days ran out end first: their clocks run again from that moment.
         self.end_spent_vacations(now).await?;
+        let lapsed = self.lapse_tournaments().await?;
+        if lapsed > 0 {
+            tracing::info!(lapsed, "open tournaments never started were called off");
+        }
         let due: Vec<i64> =
             sqlx::query_scalar("SELECT id FROM games WHERE status = 'active' AND deadline <= $1")
                 .bind(now)

@@ -18,6 +18,8 @@ pub enum ServiceError {
     ChallengeCooldown(i64),
     /// Bots cannot be challenged.
     NotAPerson,
+    /// A rated challenge names someone too new here to play rated games.
+    TooNewToRate(Person),
     BadDays(u32),
     /// The bot's levels are 1 to 5.
     BadLevel(u8),
@@ -111,6 +113,8 @@ pub enum ServiceError {
     },
     /// So many tournaments are open or running here already.
     TooManyTournaments(i64),
+    /// The caller made so many of the tournaments open or running here already.
+    TooManyTournamentsOfYours(i64),
     NoSuchTournament(Option<i64>),
     SeveralTournaments(Vec<i64>),
     /// The tournament belongs to another server.

@@ -59,8 +59,8 @@ pub use puzzles::{
     DAILY_ATTEMPTS, GAMES_BATCH,
 };
 pub use ratings::{
-    Leaderboard, Profile, Ranked, Standing, Tally, LEADERBOARD_PAGE, MAX_HISTORY,
-    PAIR_RESULTS_PER_DAY, REAL_LENGTH,
+    Leaderboard, Profile, Ranked, Standing, Tally, DAILY_GAIN, LEADERBOARD_PAGE, MAX_HISTORY,
+    PAIR_RESULTS_PER_DAY, RATED_ACCOUNT_DAYS, RATED_MEMBER_DAYS, REAL_LENGTH,
 };
 pub use rematch::Rematch;
 pub use reviews::GameReview;
@@ -69,8 +69,8 @@ pub use takeback::Takeback;
 pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE};
 pub use tournaments::{
     half_points, Crosstable, Entrant, Format, StandingLine, Started, TournamentDone,
-    TournamentTerms, TournamentView, MAX_OPEN_TOURNAMENTS, MAX_PLAYERS, MIN_PLAYERS,
-    TIMEOUTS_TO_WITHDRAW,
+    TournamentTerms, TournamentView, LAPSES_AFTER_DAYS, MAX_OPEN_PER_CREATOR, MAX_OPEN_TOURNAMENTS,
+    MAX_PLAYERS, MIN_PLAYERS, TIMEOUTS_TO_WITHDRAW,
 };
 pub use vacation::{Vacation, DEFAULT_VACATION_DAYS};
 pub use views::{MAX_IMPORT_BYTES, MAX_IMPORT_MOVES};

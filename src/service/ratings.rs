@@ -4,7 +4,7 @@
 //! Ratings are kept per pool: each Discord server is its own community, and a rating there is
 //! earned in its games only (the local mode has a pool of its own). One pair of players has at
 //! most [`PAIR_RESULTS_PER_DAY`] rated results counted in a day; a result past that is played but
-//! not rated. The side advantage is the variant's, over every pool: it starts from a prior
+//! not rated, and a player gains at most [`DAILY_GAIN`] points in a day. The side advantage is the variant's, over every pool: it starts from a prior
 //! (see [`rating::prior_share`]) and learns from rated games of [`REAL_LENGTH`] moves or more.
 
 use sqlx::{AnyConnection, FromRow};
@@ -17,6 +17,16 @@ use crate::rules::{BySide, Side, Variant};
 
 /// The most rated results one pair of players has counted in a pool in any 24 hours.
 pub const PAIR_RESULTS_PER_DAY: i64 = 3;
+/// The most rating points a player gains, net, in a pool and variant in any 24 hours: a ring of
+/// accounts feeding one of them wins cannot lift it faster than this. It is above what a fresh
+/// player's first win against an even opponent brings (about 240), so that an honest first
+/// game rates as Glicko-2 says.
+pub const DAILY_GAIN: f64 = 250.0;
+/// Days an account must have existed to play rated games (a Discord id carries its creation
+/// time); the front end that knows accounts says who is newer.
+pub const RATED_ACCOUNT_DAYS: i64 = 7;
+/// Days a member must have been in a server to play rated games there.
+pub const RATED_MEMBER_DAYS: i64 = 3;
 /// The fewest moves (played in the game, not continued from a record) a rated game needs to
 /// count toward its variant's side advantage.
 pub const REAL_LENGTH: i64 = 20;
@@ -155,7 +165,25 @@ impl Service {
                 .map_or(rating::START, |(r, at)| r.after(now - at));
         }
         let (a, d) = rating::rate(before.attackers, before.defenders, winner, advantage);
-        let after = BySide::new(a, d);
+        let mut after = BySide::new(a, d);
+        for side in Side::BOTH {
+            let gain = after[side].rating - before[side].rating;
+            if gain <= 0.0 {
+                continue;
+            }
+            let gained: f64 = sqlx::query_scalar(
+                "SELECT COALESCE(SUM(after - before), 0.0) FROM rating_changes
+                 WHERE player = $1 AND pool = $2 AND variant = $3 AND at > $4",
+            )
+            .bind(ids[side])
+            .bind(&pool)
+            .bind(row.variant)
+            .bind(now - DAY)
+            .fetch_one(&mut *conn)
+            .await?;
+            after[side].rating = before[side].rating + gain.min((DAILY_GAIN - gained).max(0.0));
+        }
+        let (a, d) = (after.attackers, after.defenders);
         for side in Side::BOTH {
             let (id, old, new) = (ids[side], before[side], after[side]);
             sqlx::query(

@@ -10,7 +10,7 @@ use taflbot::rating::{self, Rating};
 use taflbot::rules::Side;
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{
-    News, Person, Scope, Service, ServiceError, SideChoice, Terms, TestClock, DAY,
+    News, Person, Scope, Service, ServiceError, SideChoice, Terms, TestClock, DAILY_GAIN, DAY,
     PAIR_RESULTS_PER_DAY, REAL_LENGTH,
 };
 
@@ -150,14 +150,15 @@ async fn three_rated_games_store_what_the_crate_computes() {
     assert!(close(changes.attackers.before, 1500.0) && close(changes.attackers.after, al.rating));
     assert!(close(changes.defenders.after, bo.rating));
 
-    // 2. Two days later bob attacks, alice resigns: attackers 1 of 1 so far.
+    // 2. Two days later bob attacks and resigns: alice wins again, as the defenders. (bob
+    // winning here would be an upset worth more than the daily cap, which the ring test covers.)
     clock.advance(2 * DAY);
     let g2 = begun(&svc, &bob(), &alice(), true).await;
-    svc.resign(&alice(), Some(g2), None).await.unwrap();
+    svc.resign(&bob(), Some(g2), None).await.unwrap();
     let (b2, a2) = by_crate(
         grown(bo, 2.0),
         grown(al, 2.0),
-        Outcomes::WIN,
+        Outcomes::LOSS,
         rating::advantage(0.0, 0, 0.5),
     );
     (al, bo) = (a2, b2);
@@ -723,4 +724,123 @@ async fn ratings_from_before_pools_go_to_each_server_they_were_earned_in() {
     assert_eq!(left, 0);
     pool.close().await;
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+/// The audit's rings of accounts, measured again: 16 accounts each losing as many games a day
+/// as the pair limit counts to one player, and 5 accounts feeding another for a week. Without a
+/// cap the first reached 2751 in a day; now each fed account gains at most the daily cap.
+#[tokio::test]
+async fn a_ring_of_accounts_lifts_one_by_at_most_the_daily_cap() {
+    let (svc, clock) = service().await;
+    let tyr = "tyr-11".parse().unwrap();
+    let feed = |svc: &Service, main: Person, ring: Vec<Person>| {
+        let svc = svc.clone();
+        async move {
+            for alt in &ring {
+                for _ in 0..PAIR_RESULTS_PER_DAY {
+                    let g = begun(&svc, &main, alt, true).await;
+                    svc.resign(alt, Some(g), None).await.unwrap();
+                }
+            }
+            svc.rating(&main, tyr).await.unwrap().unwrap().rating
+        }
+    };
+    let accounts = |tag: &str, n: usize| -> Vec<Person> {
+        (0..n)
+            .map(|i| Person::new(format!("{tag}{i}"), format!("{tag}{i}")))
+            .collect()
+    };
+    let seventeen = svc.scoped(Scope::Server("ring17".into()));
+    let reached = feed(&seventeen, alice(), accounts("a", 16)).await;
+    eprintln!("17 accounts, one day: {reached:.0}");
+    assert!(reached > 1500.0 + DAILY_GAIN - 1.0, "{reached}");
+    assert!(reached <= 1500.0 + DAILY_GAIN + 1e-6, "{reached}");
+
+    let six = svc.scoped(Scope::Server("ring6".into()));
+    let alts = accounts("b", 5);
+    let mut day = Vec::new();
+    for _ in 0..7 {
+        day.push(feed(&six, bob(), alts.clone()).await);
+        clock.advance(DAY);
+    }
+    eprintln!("5 alts, a week: {day:.0?}");
+    for (n, reached) in day.iter().enumerate() {
+        assert!(
+            *reached <= 1500.0 + DAILY_GAIN * (n + 1) as f64 + 1e-6,
+            "{day:?}"
+        );
+    }
+    // A loss is never held back: the fed account loses as the crate says.
+    let g = begun(&six, &alts[0], &bob(), true).await;
+    let lost = six.resign(&bob(), Some(g), None).await.unwrap().view;
+    assert!(lost.rated);
+    let after = six.rating(&bob(), tyr).await.unwrap().unwrap().rating;
+    assert!(after < day[6], "{after} {}", day[6]);
+}
+
+/// A rated challenge naming an account a day old, or a member who joined the server yesterday,
+/// is refused with the rule and the way to play unrated; unrated, they play.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fresh_accounts_and_new_members_play_unrated_only() {
+    use crate::fake_discord::Member;
+    let h = Harness::start("newcomers").await;
+    let now_ms = (h.service.now() - DAY) * 1000;
+    let fresh = Member {
+        // A Discord id made a day ago: its creation time in milliseconds since 2015, shifted.
+        id: ((now_ms - 1_420_070_400_000) as u64) << 22,
+        name: "fresh",
+    };
+    let challenge = |who, rated: bool| {
+        h.fake.slash(
+            ALICE,
+            CHANNEL,
+            "challenge",
+            &[
+                ("opponent", Opt::User(who)),
+                ("variant", s("brandubh")),
+                ("rated", Opt::Bool(rated)),
+            ],
+        )
+    };
+    let refused = h.fake.ask(challenge(fresh, true)).await;
+    assert!(refused.private());
+    assert!(
+        refused.content().starts_with(
+            "Rated games here are for accounts at least 7 days old that joined this server 3 days ago or more, and fresh is newer than that"
+        ),
+        "{}",
+        refused.content()
+    );
+    let friendly = h.fake.ask(challenge(fresh, false)).await;
+    assert!(!friendly.private(), "{}", friendly.content());
+
+    // bob's account is old, but he joined the server yesterday.
+    let mut joined = challenge(BOB, true);
+    joined["data"]["resolved"]["members"][BOB.id.to_string()]["joined_at"] =
+        serde_json::json!("2026-09-20T00:00:00.000000+00:00");
+    let refused = h.fake.ask(joined).await;
+    assert!(refused.private());
+    assert!(
+        refused.content().contains("bob is newer"),
+        "{}",
+        refused.content()
+    );
+    // And the caller counts too: carol, joined yesterday, cannot challenge rated.
+    let mut from_new = h.fake.slash(
+        CAROL,
+        CHANNEL,
+        "challenge",
+        &[("opponent", Opt::User(ALICE)), ("variant", s("brandubh"))],
+    );
+    from_new["member"]["joined_at"] = serde_json::json!("2026-09-20T00:00:00.000000+00:00");
+    let refused = h.fake.ask(from_new).await;
+    assert!(
+        refused.content().contains("carol is newer"),
+        "{}",
+        refused.content()
+    );
+    // An established member challenges rated as before.
+    let rated = h.fake.ask(challenge(BOB, true)).await;
+    assert!(!rated.private(), "{}", rated.content());
+    h.shutdown().await;
 }

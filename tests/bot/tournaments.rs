@@ -287,7 +287,8 @@ async fn a_player_who_leaves_after_the_start_forfeits_the_games_still_going() {
         .unwrap();
     assert_eq!(going(&svc).await.len(), 6);
     svc.leave_tournament(&carol(), Some(t.id)).await.unwrap();
-    // carol's four games are lost by forfeit, unrated; alice and bob play on.
+    // carol's four games are lost by forfeit, rated as the tournament is (leaving is no way out
+    // of a rating loss); alice and bob play on.
     let left = going(&svc).await;
     assert_eq!(left.len(), 2);
     let forfeits: Vec<(String, i64)> = sqlx::query_as(
@@ -297,7 +298,12 @@ async fn a_player_who_leaves_after_the_start_forfeits_the_games_still_going() {
     .fetch_all(svc.pool())
     .await
     .unwrap();
-    assert_eq!(forfeits, vec![("forfeit".to_string(), 0); 4]);
+    assert_eq!(forfeits, vec![("forfeit".to_string(), 1); 4]);
+    let brandubh = Variant::by_id("brandubh").unwrap();
+    let hers = svc.rating(&carol(), brandubh).await.unwrap().unwrap();
+    assert!(hers.rating < 1400.0, "{hers:?}");
+    let alices = svc.rating(&alice(), brandubh).await.unwrap().unwrap();
+    assert!(alices.rating > 1500.0, "{alices:?}");
     let view = svc.tournament(Some(t.id)).await.unwrap();
     assert!(view
         .players
@@ -370,14 +376,24 @@ async fn wrong_requests_are_refused_and_change_nothing() {
         here.abort(&v.players.attackers, Some(game), None).await,
         Err(ServiceError::TournamentGame(g)) if g == game
     ));
-    // The limits of a public server.
-    for _ in 0..4 {
+    // The limits of a public server: two open or running tournaments a member, five a server.
+    for _ in 0..2 {
         here.create_tournament(&person(3), &terms(Format::Swiss), None)
             .await
             .unwrap();
     }
     assert!(matches!(
+        here.create_tournament(&person(3), &terms(Format::Swiss), None)
+            .await,
+        Err(ServiceError::TooManyTournamentsOfYours(2))
+    ));
+    for _ in 0..2 {
         here.create_tournament(&person(4), &terms(Format::Swiss), None)
+            .await
+            .unwrap();
+    }
+    assert!(matches!(
+        here.create_tournament(&person(5), &terms(Format::Swiss), None)
             .await,
         Err(ServiceError::TooManyTournaments(5))
     ));
@@ -389,6 +405,48 @@ async fn wrong_requests_are_refused_and_change_nothing() {
         there.create_tournament(&person(4), &big, None).await,
         Err(ServiceError::TournamentSize(33))
     ));
+}
+
+/// An open tournament never started lapses after two weeks, in the sweep, and gives its place
+/// back; a running one does not.
+#[tokio::test]
+async fn an_open_tournament_never_started_lapses() {
+    let (svc, clock) = service_at(":memory:", T0).await;
+    let here = svc.scoped(Scope::Server("g1".into()));
+    let idle = here
+        .create_tournament(&person(3), &terms(Format::Swiss), None)
+        .await
+        .unwrap();
+    let running = with_players(&here, Format::RoundRobin, 3).await;
+    here.start_tournament(&alice(), Some(running.id), false)
+        .await
+        .unwrap();
+    here.create_tournament(&person(3), &terms(Format::Swiss), None)
+        .await
+        .unwrap();
+    clock.advance(taflbot::service::LAPSES_AFTER_DAYS * DAY - 1);
+    svc.sweep().await.unwrap();
+    assert_eq!(here.tournament(Some(idle.id)).await.unwrap().status, "open");
+    assert!(matches!(
+        here.create_tournament(&person(3), &terms(Format::Swiss), None)
+            .await,
+        Err(ServiceError::TooManyTournamentsOfYours(2))
+    ));
+    clock.advance(1);
+    svc.sweep().await.unwrap();
+    assert_eq!(
+        here.tournament(Some(idle.id)).await.unwrap().status,
+        "cancelled"
+    );
+    // The started one was played out (its games ran out of time meanwhile), not called off.
+    assert_eq!(
+        here.tournament(Some(running.id)).await.unwrap().status,
+        "finished"
+    );
+    // Its place is free again.
+    here.create_tournament(&person(3), &terms(Format::Swiss), None)
+        .await
+        .unwrap();
 }
 
 /// The WTF's rule: a player who lost on time in more than half of their finished games (two at

@@ -240,6 +240,7 @@ impl<'a> Call<'a> {
                 who,
                 channel: Some(channel.to_string()),
                 home: Some(home(channel, place).to_string()),
+                newcomers: Vec::new(),
                 taflbot: bot.user.clone(),
                 bots: Vec::new(),
                 upload_limit: upload_limit(upload_limit_given),
@@ -261,6 +262,17 @@ fn home(channel: ChannelId, place: Option<&serenity::PartialChannel>) -> Channel
         }
         _ => channel,
     }
+}
+
+/// Whether an account is too new, or too new in this server, for rated play: Discord ids carry
+/// the account's creation time; a member's joining time comes with the interaction (none in a
+/// direct message, where nothing is rated).
+fn newcomer(user: serenity::UserId, joined: Option<serenity::Timestamp>, now: i64) -> bool {
+    use crate::service::{DAY, RATED_ACCOUNT_DAYS, RATED_MEMBER_DAYS};
+    let created = user.created_at().unix_timestamp();
+    let young = now - created < RATED_ACCOUNT_DAYS * DAY;
+    let arrived = joined.is_some_and(|j| now - j.unix_timestamp() < RATED_MEMBER_DAYS * DAY);
+    young || arrived
 }
 
 /// Answers a refusal privately, in the service's words.
@@ -352,6 +364,18 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
         .as_ref()
         .and_then(|m| m.permissions)
         .is_some_and(|p| p.manage_guild());
+    // Who is too new here for rated play: the caller and the people the options name.
+    let now = c.service.now();
+    let caller_joined = interaction.member.as_ref().and_then(|m| m.joined_at);
+    let named = ctx.args.iter().filter_map(|a| match &a.value {
+        serenity::ResolvedValue::User(u, member) => Some((*u, member.and_then(|m| m.joined_at))),
+        _ => None,
+    });
+    c.caller.newcomers = std::iter::once((&interaction.user, caller_joined))
+        .chain(named)
+        .filter(|(user, joined)| newcomer(user.id, *joined, now))
+        .map(|(user, _)| user.id.to_string())
+        .collect();
     let name: &str = &ctx.command().qualified_name;
     let command = match options(name, ctx.args) {
         Ok(given) => Command::parse(name, &given),

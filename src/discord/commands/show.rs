@@ -16,6 +16,9 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
         Answer::News { view, news, png } if news.posted() => {
             let over = view.outcome.is_some();
             c.publish(&view, news, png).await;
+            if view.aborted {
+                c.bot.archive_thread(c.http, view.thread.as_deref()).await;
+            }
             if over {
                 // A tournament's standings, and its next round, go out at once.
                 c.bot.deliver_due(c.http).await;
@@ -143,7 +146,10 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             let said = text::tournament_done(who, &view, done, STYLE);
             c.answer(Reply::text(said)).await;
             match done {
-                TournamentDone::Created => c.bot.open_tournament_thread(c.http, &view).await,
+                // Its thread opens when it starts: one made and called off leaves none.
+                TournamentDone::Cancelled => {
+                    c.bot.archive_thread(c.http, view.thread.as_deref()).await
+                }
                 // Leaving after the start forfeits games and may pair the next round.
                 TournamentDone::Left if view.status != "open" => c.bot.deliver_due(c.http).await,
                 _ => {}
@@ -153,6 +159,9 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             let said = text::tournament_started(&started, STYLE);
             let players = started.tournament.players.iter().map(|e| &e.person);
             c.answer(Reply::text(said).mention(user_ids(players))).await;
+            c.bot
+                .open_tournament_thread(c.http, &started.tournament)
+                .await;
             // The first round's games are announced now, each in a thread of its own.
             c.bot.deliver_due(c.http).await;
         }

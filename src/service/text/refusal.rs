@@ -45,6 +45,12 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             "you challenged this player a moment ago: wait {wait} more seconds before challenging them again"
         ),
         NotAPerson => "bots do not play here: challenge a person".into(),
+        TooNewToRate(who) => format!(
+            "rated games here are for accounts at least {} days old that joined this server {} days ago or more, and {} is newer than that: challenge with rated:False to play unrated",
+            crate::service::RATED_ACCOUNT_DAYS,
+            crate::service::RATED_MEMBER_DAYS,
+            s.name(who)
+        ),
         BadLevel(l) => {
             let levels = crate::engine::LEVELS;
             format!(
@@ -155,6 +161,9 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         ),
         TooManyTournaments(n) => format!(
             "this server has {n} tournaments open or running already: finish or cancel one first"
+        ),
+        TooManyTournamentsOfYours(n) => format!(
+            "you have made {n} of this server's open or running tournaments already: start or cancel one of them first"
         ),
         NoSuchTournament(Some(id)) => format!("there is no tournament #{id}"),
         NoSuchTournament(None) => "there is no such tournament here: see /tournament list".into(),

@@ -56,7 +56,7 @@ pub fn tournament_done(
 ) -> String {
     match done {
         TournamentDone::Created => format!(
-            "{} made tournament {}: {}. Join with {}; {} or a server manager starts it with {} once {} or more have joined.\n{}.",
+            "{} made tournament {}: {}. Join with {}; {} or a server manager starts it with {} once {} or more have joined (within {} days, or it lapses).\n{}.",
             s.name(who),
             title(t, s),
             terms(t),
@@ -64,6 +64,7 @@ pub fn tournament_done(
             s.name(&t.creator),
             s.code(&format!("/tournament start tournament:{}", t.id)),
             MIN_PLAYERS,
+            super::super::tournaments::LAPSES_AFTER_DAYS,
             entrants(t, s)
         ),
         TournamentDone::Joined => format!(

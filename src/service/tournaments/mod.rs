@@ -27,6 +27,10 @@ use crate::tournament::{knockout, round_robin, standings, swiss, Pair, Pairing, 
 
 /// Tournaments open or running at once in one server.
 pub const MAX_OPEN_TOURNAMENTS: i64 = 5;
+/// Open or running tournaments one member may have made in a server: no one holds every place.
+pub const MAX_OPEN_PER_CREATOR: i64 = 2;
+/// Days an open tournament waits to be started before it lapses (is called off by the sweeper).
+pub const LAPSES_AFTER_DAYS: i64 = 14;
 /// Players in one tournament, at most (four groups of eight in a round robin).
 pub const MAX_PLAYERS: i64 = 32;
 /// Players a tournament needs to start.
@@ -261,6 +265,19 @@ impl Service {
             return Err(ServiceError::TooManyTournaments(MAX_OPEN_TOURNAMENTS));
         }
         let creator = self.player_id(&mut tx, who).await?;
+        let theirs: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM tournaments
+             WHERE status IN ('open', 'running') AND COALESCE(guild, '') = $1 AND creator = $2",
+        )
+        .bind(self.scope.guild().unwrap_or(""))
+        .bind(creator)
+        .fetch_one(&mut *tx)
+        .await?;
+        if theirs >= MAX_OPEN_PER_CREATOR {
+            return Err(ServiceError::TooManyTournamentsOfYours(
+                MAX_OPEN_PER_CREATOR,
+            ));
+        }
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO tournaments (guild, channel, name, variant, format, days, rated, rounds,
                                       max_players, creator, created_at)
@@ -333,7 +350,8 @@ impl Service {
     }
 
     /// `who` leaves a tournament: before the start they are simply no longer in it; after, they
-    /// are withdrawn and forfeit their games still going (unrated).
+    /// are withdrawn and lose their games still going by forfeit, rated where they were rated
+    /// (leaving is no way out of a rating loss).
     pub async fn leave_tournament(
         &self,
         who: &Person,
@@ -363,7 +381,9 @@ impl Service {
                 .await?;
             }
             (Some(None), "running") => {
-                let forfeited = self.withdraw_entrant(&mut tx, t.id, player).await?;
+                let forfeited = self
+                    .withdraw_entrant(&mut tx, t.id, player, rounds::Forfeits::Rated)
+                    .await?;
                 self.advance(&mut tx, t.id).await?;
                 if let Some(&last) = forfeited.last() {
                     self.tournament_notice(&mut tx, last, t.id).await?;
@@ -517,6 +537,22 @@ impl Service {
         let view = self.tournament_view(&mut tx, t.id).await?;
         tx.commit().await?;
         Ok(view)
+    }
+
+    /// Calls off, in every server, the open tournaments that waited [`LAPSES_AFTER_DAYS`] without
+    /// being started, so that a place is never held for ever. One statement: two sweepers at
+    /// once call each off once. Returns how many lapsed.
+    pub async fn lapse_tournaments(&self) -> Result<u64, ServiceError> {
+        let now = self.now();
+        let done = sqlx::query(
+            "UPDATE tournaments SET status = 'cancelled', finished_at = $1
+             WHERE status = 'open' AND created_at <= $2",
+        )
+        .bind(now)
+        .bind(now - LAPSES_AFTER_DAYS * super::DAY)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
     }
 
     /// Remembers the thread the front end opened for a tournament (or forgets one gone).

@@ -12,6 +12,17 @@ use crate::service::rows::VariantId;
 use crate::service::{News, Person, Service, ServiceError, DAY};
 use crate::tournament::{knockout, round_robin, standings, swiss, Pair, Pairing, Played, Seed};
 
+/// How the games of a withdrawn entrant end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Forfeits {
+    /// Lost as they were played: rated games rated. A player who leaves cannot leave their
+    /// losing games unrated.
+    Rated,
+    /// Lost, unrated: the entrant was withdrawn for losing on time (the WTF's rule), and their
+    /// opponents did not earn the games by play.
+    Unrated,
+}
+
 impl Service {
     /// Called where a game's result is stored, in its transaction: when the game belongs to a
     /// running tournament, a player who has now lost on time too often is withdrawn, and when
@@ -57,7 +68,8 @@ impl Service {
                 .fetch_one(&mut *conn)
                 .await?;
                 if lost_on_time >= TIMEOUTS_TO_WITHDRAW && 2 * lost_on_time > finished {
-                    self.withdraw_entrant(conn, tournament, late).await?;
+                    self.withdraw_entrant(conn, tournament, late, Forfeits::Unrated)
+                        .await?;
                 }
             }
         }
@@ -72,6 +84,7 @@ impl Service {
         conn: &mut AnyConnection,
         tournament: i64,
         player: i64,
+        forfeits: Forfeits,
     ) -> Result<Vec<i64>, ServiceError> {
         let now = self.now();
         sqlx::query(
@@ -107,17 +120,24 @@ impl Service {
                 variant.0,
                 Some(crate::rules::Outcome::win(loser.other(), Reason::Forfeit)),
             );
-            sqlx::query(
-                "UPDATE games SET status = 'finished', result = $1, reason = $2, rated = 0,
-                    draw_offer = NULL, takeback_by = NULL, updated_at = $3
-                 WHERE id = $4 AND status = 'active'",
+            let rated = forfeits == Forfeits::Rated;
+            let done = sqlx::query(
+                "UPDATE games SET status = 'finished', result = $1, reason = $2,
+                    rated = CASE WHEN $3 = 1 THEN rated ELSE 0 END,
+                    draw_offer = NULL, takeback_by = NULL, updated_at = $4
+                 WHERE id = $5 AND status = 'active'",
             )
             .bind(result)
             .bind(Reason::Forfeit.as_str())
+            .bind(i64::from(rated))
             .bind(now)
             .bind(id)
             .execute(&mut *conn)
             .await?;
+            if rated && done.rows_affected() == 1 {
+                let mut row = self.load(&mut *conn, id).await?.row;
+                self.rate(&mut *conn, &mut row, now).await?;
+            }
             self.notice(&mut *conn, id, &News::Update).await?;
         }
         Ok(forfeited)

@@ -4,7 +4,7 @@
 //! thread with 400 and code 50024, and a forum thread without a first message, as Discord does.
 
 use crate::fake_discord::{s, Member, Opt, APP};
-use crate::support::{person, until, Harness, ALICE, BOB, CHANNEL};
+use crate::support::{person, until, Harness, ALICE, BOB, CAROL, CHANNEL};
 
 const TAFLBOT: Member = Member {
     id: APP,
@@ -94,7 +94,8 @@ async fn games_and_tournaments_begun_in_a_thread_open_theirs_beside_it() {
     })
     .await;
 
-    // A tournament made there too.
+    // A tournament made there too: its thread, and its games', open beside the game's when it
+    // starts.
     let made = h
         .slash(
             BOB,
@@ -104,8 +105,15 @@ async fn games_and_tournaments_begun_in_a_thread_open_theirs_beside_it() {
         )
         .await;
     assert!(!made.private(), "{}", made.content());
-    until("the tournament's thread", || async {
-        h.fake.threads_of(CHANNEL).len() == 3
+    for who in [ALICE, CAROL] {
+        let joined = h.slash(who, thread, "tournament join", &[]).await;
+        assert!(!joined.private(), "{}", joined.content());
+    }
+    let started = h.slash(BOB, thread, "tournament start", &[]).await;
+    assert!(!started.private(), "{}", started.content());
+    // The tournament's thread and its six games'.
+    until("the tournament's threads", || async {
+        h.fake.threads_of(CHANNEL).len() == 2 + 1 + 6
     })
     .await;
     let names: Vec<String> = h
@@ -164,5 +172,54 @@ async fn a_game_begun_in_a_forum_post_gets_a_post_of_its_own() {
         })
         .await;
     assert!(h.fake.threads_of(post).is_empty());
+    h.shutdown().await;
+}
+
+/// The audit's flood: tournaments made and called off over and over open no thread at all (a
+/// tournament's thread opens when it starts), and a game called off before a move archives its
+/// thread, so that neither holds a place among the server's 1,000 active threads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn made_and_called_off_over_and_over_holds_no_active_thread() {
+    let h = Harness::start("thread-flood").await;
+    for n in 1..=1000 {
+        let made = h
+            .slash(
+                ALICE,
+                CHANNEL,
+                "tournament create",
+                &[("variant", s("brandubh")), ("format", Opt::Int(1))],
+            )
+            .await;
+        assert!(!made.private(), "{}", made.content());
+        let cancelled = h
+            .slash(
+                ALICE,
+                CHANNEL,
+                "tournament cancel",
+                &[("tournament", Opt::Int(n))],
+            )
+            .await;
+        assert!(
+            cancelled.content().contains("is called off"),
+            "{}",
+            cancelled.content()
+        );
+    }
+    assert!(h.fake.threads_of(CHANNEL).is_empty());
+
+    let (_, thread) = h.game("brandubh").await;
+    let aborted = h.slash(ALICE, thread, "abort", &[]).await;
+    assert!(!aborted.private(), "{}", aborted.content());
+    until("the aborted game's thread archived", || async {
+        h.fake.thread(thread).is_some_and(|t| t.archived)
+    })
+    .await;
+    let active = h
+        .fake
+        .threads_of(CHANNEL)
+        .iter()
+        .filter(|t| !h.fake.thread(**t).unwrap().archived)
+        .count();
+    assert_eq!(active, 0);
     h.shutdown().await;
 }

@@ -23,6 +23,10 @@ impl Style for DiscordStyle {
         }
     }
 
+    fn pings(&self) -> bool {
+        true
+    }
+
     fn time(&self, t: i64) -> String {
         format!("<t:{t}:f>")
     }

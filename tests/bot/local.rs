@@ -64,6 +64,9 @@ alice review game:1
         text.contains("[Result \"attackers_won\"]") && text.contains("1... e5-e2"),
         "{text}"
     );
+    // No bare line of names (the pings of a game's end mean nothing without pings).
+    let bare = ["alice", "bob", "alice bob", "bob alice"];
+    assert!(!text.lines().any(|l| bare.contains(&l.trim())), "{text}");
     // The review: every turn with the defenders' chance, each side's accuracy, the chart saved.
     assert!(text.contains("Review of game #1 (TYR 11x11"), "{text}");
     assert!(text.contains("1. attackers d1-d3 (defenders "), "{text}");

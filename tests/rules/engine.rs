@@ -141,7 +141,7 @@ fn a_king_with_two_roads_open_escapes_in_two() {
     // Corner escape: on c1 the king has a1 and k1 before him.
     assert_forced_in_two(&pos("copenhagen", "d", "Kc5 Tb5 Td5 tf11 th7"));
     assert_forced_in_two(&pos("fetlar", "d", "Kc5 Tb5 Td5 tf11 th7"));
-    assert_forced_in_two(&pos("brandubh", "d", "Kc4 Tb4 tf9 tg5"));
+    assert_forced_in_two(&pos("brandubh", "d", "Kc4 Tb4 tf6 tg5"));
 }
 
 #[test]
@@ -184,7 +184,7 @@ fn a_berserk_chain_takes_three() {
     let p = pos(
         "tyr-11",
         "a",
-        "ta4 tc6 tf9 th2 Tc5 Tf5 Tg2 Ki9 Th9 Tj9 Ti8 Ti10 tg9 th8 th10 tk9 tj8 tj10 ti7 ti11 Tb10",
+        "ta4 tc6 tf6 th2 Tc5 Tf5 Tg2 Ki9 Th9 Tj9 Ti8 Ti10 tg9 th8 th10 tk9 tj8 tj10 ti7 ti11 Tb10",
     );
     let thought = think_in(&p);
     assert!(thought.won_in.is_none() && thought.score > 0, "{thought:?}");

@@ -37,6 +37,11 @@ pub trait Style {
     fn mention(&self, p: &Person) -> String {
         self.name(p)
     }
+    /// Whether [`Style::mention`] calls the player (a ping): a line of mentions alone, such as
+    /// the two players called at a game's end, is said only where it does.
+    fn pings(&self) -> bool {
+        false
+    }
     /// A moment (Unix seconds).
     fn time(&self, t: i64) -> String;
     /// A moment as a reader counts to it ("in 2 days"); plain text has only the moment.

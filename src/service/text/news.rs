@@ -174,15 +174,20 @@ pub fn post(n: &News, view: &GameView, s: &dyn Style) -> String {
         | News::DrawDeclined { .. }
         | News::TakebackAsked { .. }
         | News::TakebackDeclined { .. } => text,
-        _ => format!("{text}\n{}", call_to_move(view, s)),
+        _ => match call_to_move(view, s) {
+            call if call.is_empty() => text,
+            call => format!("{text}\n{call}"),
+        },
     }
 }
 
-/// Who is addressed at the end of a post: the player to move, or both players at the end.
+/// Who is addressed at the end of a post: the player to move, or both players at the end (a
+/// bare line of their pings, so nothing where mentions do not ping).
 pub fn call_to_move(view: &GameView, s: &dyn Style) -> String {
     match &view.waiting_for {
         Some(next) if view.bot_to_move() => format!("{} is thinking.", s.name(next)),
         Some(next) => format!("{}, your move.", s.mention(next)),
+        None if !s.pings() => String::new(),
         None => view
             .people()
             .map(|p| s.mention(p))

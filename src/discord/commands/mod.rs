@@ -50,7 +50,10 @@ pub fn all() -> Vec<poise::Command<Arc<Bot>, Error>> {
         let at = match out.iter().position(|c| c.name == group) {
             Some(at) => at,
             None => {
+                let (install_context, interaction_context) = contexts(true);
                 out.push(poise::Command {
+                    install_context,
+                    interaction_context,
                     name: group.into(),
                     qualified_name: group.into(),
                     identifying_name: group.into(),
@@ -71,8 +74,34 @@ pub fn all() -> Vec<poise::Command<Arc<Bot>, Error>> {
     out
 }
 
+/// Commands that only a server's managers see in Discord's list (Manage Server): the server
+/// still checks it when the command is given.
+const FOR_MANAGERS: [&str; 1] = ["dailypuzzle"];
+
+/// Where a command may be given: installed in servers only (installed on a user's account, a
+/// command would run where the bot cannot post), in servers, and in the bot's direct messages
+/// where it needs no server.
+fn contexts(
+    guild_only: bool,
+) -> (
+    Option<Vec<serenity::InstallationContext>>,
+    Option<Vec<serenity::InteractionContext>>,
+) {
+    use serenity::InteractionContext as Where;
+    let places = if guild_only {
+        vec![Where::Guild]
+    } else {
+        vec![Where::Guild, Where::BotDm]
+    };
+    (
+        Some(vec![serenity::InstallationContext::Guild]),
+        Some(places),
+    )
+}
+
 /// A row as a command named `name` (the row's own name, or its subcommand's word).
 fn slash_command(spec: &'static Spec, name: &'static str) -> poise::Command<Arc<Bot>, Error> {
+    let (install_context, interaction_context) = contexts(spec.guild_only);
     poise::Command {
         name: name.into(),
         qualified_name: spec.name.into(),
@@ -80,6 +109,13 @@ fn slash_command(spec: &'static Spec, name: &'static str) -> poise::Command<Arc<
         source_code_name: spec.name.into(),
         description: Some(spec.description.chars().take(100).collect()),
         guild_only: spec.guild_only,
+        default_member_permissions: if FOR_MANAGERS.contains(&spec.name) {
+            serenity::Permissions::MANAGE_GUILD
+        } else {
+            serenity::Permissions::empty()
+        },
+        install_context,
+        interaction_context,
         parameters: spec.options.iter().map(parameter).collect(),
         slash_action: Some(|ctx| Box::pin(slash(ctx))),
         ..Default::default()

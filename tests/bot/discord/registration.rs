@@ -57,6 +57,29 @@ async fn the_commands_are_registered_with_descriptions_and_completion() {
             c.name
         );
     }
+    // Installed in servers only (installed on a user's account a command would run where the bot
+    // cannot post); a command that needs a server is given only there, the others in the bot's
+    // direct messages too; the managers' command is shown to managers (Manage Server, 32).
+    for c in commands {
+        let name = c["name"].as_str().unwrap();
+        let in_server_only = taflbot::commands::COMMANDS
+            .iter()
+            .find(|s| s.name.split(' ').next() == Some(name))
+            .is_some_and(|s| s.guild_only || s.name.contains(' '));
+        assert_eq!(c["integration_types"], serde_json::json!([0]), "{c}");
+        let places = if in_server_only {
+            serde_json::json!([0])
+        } else {
+            serde_json::json!([0, 1])
+        };
+        assert_eq!(c["contexts"], places, "{c}");
+        let managers = if name == "dailypuzzle" {
+            serde_json::json!("32")
+        } else {
+            serde_json::Value::Null
+        };
+        assert_eq!(c["default_member_permissions"], managers, "{c}");
+    }
     for c in commands {
         assert!(!c["description"].as_str().unwrap().is_empty(), "{c}");
         for o in c["options"].as_array().into_iter().flatten() {

@@ -360,7 +360,9 @@ impl Service {
         if let Some(hint) = self.thinking.remembered(&place) {
             return Ok(hint);
         }
-        let admitted = self.thinking.admit(&who.key, self.now())?;
+        let admitted = self
+            .thinking
+            .admit(&who.key, self.scope.guild(), self.now())?;
         let game = if finished {
             before_last_turn(&loaded)?
         } else {

@@ -69,7 +69,9 @@ impl Service {
             return Err(ServiceError::ReviewTooLong { id, turns });
         }
         let budget = budget_for(turns);
-        let admitted = self.thinking.admit(&who.key, self.now())?;
+        let admitted = self
+            .thinking
+            .admit(&who.key, self.scope.guild(), self.now())?;
         let game = loaded.game.clone();
         let made = self
             .thinking

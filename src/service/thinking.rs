@@ -1,13 +1,14 @@
 //! A fair share of the engine. The bot's own turns and players' hints search on the blocking pool
 //! in places of their own, so that no number of hints holds up a bot's reply. Hints are rationed:
 //! one at a time per player, a pause of [`HINT_PAUSE`] seconds after each, and at most
-//! [`HINT_QUEUE`] asked and unanswered in all; past that the answer is "busy" at once, never a
-//! wait that outlives Discord's interaction. A hint given for a game's position is remembered, so
+//! [`HINT_QUEUE`] asked and unanswered in all, of which one server's players hold at most
+//! [`HINT_SHARE`] (so that the accounts of one server cannot keep every other one waiting);
+//! past that the answer is "busy" at once, never a wait that outlives Discord's interaction. A hint given for a game's position is remembered, so
 //! asking for it again costs nothing and is not rationed.
 //!
 //! The rationing is per process: with several processes on one database, each keeps its own.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
 use tokio::sync::Semaphore;
@@ -17,6 +18,8 @@ use super::ServiceError;
 
 /// The most hints asked and not yet answered at once, over all players.
 pub const HINT_QUEUE: usize = 6;
+/// The most of those one server's players hold at once.
+pub const HINT_SHARE: usize = 2;
 /// Seconds a player waits after a hint before asking for another (one not remembered).
 pub const HINT_PAUSE: i64 = 20;
 /// How many hints are remembered (the latest).
@@ -43,8 +46,9 @@ pub(super) struct Thinking {
 
 #[derive(Default)]
 struct Rationing {
-    /// Players (by key) with a hint asked and not yet answered.
-    asking: HashSet<String>,
+    /// Players (by key) with a hint asked and not yet answered, and the server they asked in
+    /// (none outside a server).
+    asking: HashMap<String, Option<String>>,
     /// When each player's latest hint was answered, for those still in their pause.
     answered: HashMap<String, i64>,
     /// Hints given, oldest first.
@@ -99,11 +103,17 @@ impl Thinking {
             .map(|(_, h)| h.clone())
     }
 
-    /// Lets `who` ask the engine for a hint at `now`, or says why not: they are asking already,
-    /// they are in the pause after their last one, or the queue is full.
-    pub fn admit(&self, who: &str, now: i64) -> Result<Admitted<'_>, ServiceError> {
+    /// Lets `who` ask the engine for a hint at `now` from `server`, or says why not: they are
+    /// asking already, they are in the pause after their last one, their server has its share,
+    /// or the queue is full.
+    pub fn admit(
+        &self,
+        who: &str,
+        server: Option<&str>,
+        now: i64,
+    ) -> Result<Admitted<'_>, ServiceError> {
         let mut r = self.rationing();
-        if r.asking.contains(who) {
+        if r.asking.contains_key(who) {
             return Err(ServiceError::HintUnderway);
         }
         if let Some(&at) = r.answered.get(who) {
@@ -115,7 +125,11 @@ impl Thinking {
         if r.asking.len() >= HINT_QUEUE {
             return Err(ServiceError::EngineBusy);
         }
-        r.asking.insert(who.to_string());
+        let here = r.asking.values().filter(|s| s.as_deref() == server).count();
+        if server.is_some() && here >= HINT_SHARE {
+            return Err(ServiceError::EngineBusy);
+        }
+        r.asking.insert(who.to_string(), server.map(str::to_string));
         Ok(Admitted {
             thinking: self,
             who: who.to_string(),
@@ -186,27 +200,30 @@ mod tests {
     #[test]
     fn one_hint_at_a_time_per_player() {
         let t = Thinking::new(1, 1);
-        let first = t.admit("ann", 0).unwrap();
-        assert!(matches!(t.admit("ann", 0), Err(ServiceError::HintUnderway)));
+        let first = t.admit("ann", None, 0).unwrap();
+        assert!(matches!(
+            t.admit("ann", None, 0),
+            Err(ServiceError::HintUnderway)
+        ));
         // Someone else may ask meanwhile.
-        let other = t.admit("bob", 0).unwrap();
+        let other = t.admit("bob", None, 0).unwrap();
         drop(other);
         // A hint that failed (dropped unanswered) starts no pause.
         drop(first);
-        assert!(t.admit("ann", 0).is_ok());
+        assert!(t.admit("ann", None, 0).is_ok());
     }
 
     #[test]
     fn a_pause_follows_each_answered_hint() {
         let t = Thinking::new(1, 1);
-        t.admit("ann", 100)
+        t.admit("ann", None, 100)
             .unwrap()
             .answered(100, place(1, 4), &hint(1));
-        match t.admit("ann", 105) {
+        match t.admit("ann", None, 105) {
             Err(ServiceError::HintPause(wait)) => assert_eq!(wait, HINT_PAUSE - 5),
             other => panic!("expected a pause, got {:?}", other.err()),
         }
-        assert!(t.admit("ann", 100 + HINT_PAUSE).is_ok());
+        assert!(t.admit("ann", None, 100 + HINT_PAUSE).is_ok());
     }
 
     #[test]
@@ -215,18 +232,40 @@ mod tests {
         let players: Vec<String> = (0..=HINT_QUEUE).map(|i| format!("p{i}")).collect();
         let mut held: Vec<Admitted> = players[..HINT_QUEUE]
             .iter()
-            .map(|p| t.admit(p, 0).unwrap())
+            .map(|p| t.admit(p, None, 0).unwrap())
             .collect();
         let last = &players[HINT_QUEUE];
-        assert!(matches!(t.admit(last, 0), Err(ServiceError::EngineBusy)));
+        assert!(matches!(
+            t.admit(last, None, 0),
+            Err(ServiceError::EngineBusy)
+        ));
         held.pop();
-        assert!(t.admit(last, 0).is_ok());
+        assert!(t.admit(last, None, 0).is_ok());
+    }
+
+    #[test]
+    fn one_server_holds_at_most_its_share_of_the_queue() {
+        let t = Thinking::new(1, 1);
+        let held: Vec<Admitted> = (0..HINT_SHARE)
+            .map(|i| t.admit(&format!("a{i}"), Some("g1"), 0).unwrap())
+            .collect();
+        // A third account of the same server is turned away; another server's player is not,
+        // nor is one outside any server.
+        assert!(matches!(
+            t.admit("a9", Some("g1"), 0),
+            Err(ServiceError::EngineBusy)
+        ));
+        let other = t.admit("b0", Some("g2"), 0).unwrap();
+        let direct = t.admit("c0", None, 0).unwrap();
+        drop(held);
+        assert!(t.admit("a9", Some("g1"), 0).is_ok());
+        drop((other, direct));
     }
 
     #[test]
     fn hints_are_remembered_by_place_and_the_oldest_forgotten() {
         let t = Thinking::new(1, 1);
-        t.admit("ann", 0)
+        t.admit("ann", None, 0)
             .unwrap()
             .answered(0, place(1, 4), &hint(1));
         assert_eq!(t.remembered(&place(1, 4)).map(|h| h.game), Some(1));
@@ -235,7 +274,7 @@ mod tests {
         assert!(t.remembered(&place(2, 4)).is_none());
         for i in 0..HINT_MEMORY as i64 {
             let who = format!("p{i}");
-            t.admit(&who, 0)
+            t.admit(&who, None, 0)
                 .unwrap()
                 .answered(0, place(100 + i, 0), &hint(100 + i));
         }

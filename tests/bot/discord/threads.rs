@@ -3,8 +3,8 @@
 //! begun in a forum post gets a post of its own in the forum. The fake refuses a thread inside a
 //! thread with 400 and code 50024, and a forum thread without a first message, as Discord does.
 
-use crate::fake_discord::{s, Member, Opt, APP};
-use crate::support::{person, until, Harness, ALICE, BOB, CAROL, CHANNEL};
+use crate::fake_discord::{s, Member, Opt, APP, GUILD};
+use crate::support::{game_in, person, until, Harness, ALICE, BOB, CAROL, CHANNEL};
 
 const TAFLBOT: Member = Member {
     id: APP,
@@ -134,43 +134,19 @@ async fn a_game_begun_in_a_forum_post_gets_a_post_of_its_own() {
     const FORUM: u64 = 700_000_000_000_000_001;
     h.fake.forum(FORUM);
     let post = h.fake.open_thread(FORUM, "Looking for a game");
-    let challenge = h
-        .slash(
-            ALICE,
-            post,
-            "challenge",
-            &[
-                ("opponent", Opt::User(BOB)),
-                ("variant", s("brandubh")),
-                ("side", Opt::Int(0)),
-            ],
-        )
-        .await;
-    let accept = challenge
-        .buttons()
-        .into_iter()
-        .find(|b| b.starts_with("accept:"))
-        .unwrap_or_else(|| panic!("an Accept button: {}", challenge.content()));
-    h.press(BOB, post, &accept).await;
-    until("the game's forum post", || async {
-        h.fake.threads_of(FORUM).len() == 2
-    })
-    .await;
-    let game_post = h.fake.threads_of(FORUM)[1];
+    // Challenged and accepted in the post; the opening board comes in the game's own post.
+    let (_, game_post) = game_in(&h.fake, &h.service, GUILD, post, "brandubh").await;
+    assert_ne!(game_post, post);
+    assert_eq!(h.fake.threads_of(FORUM), [post, game_post]);
     let name = h.fake.thread(game_post).unwrap().name;
     assert!(name.starts_with("#1 alice vs bob"), "{name}");
-    // The post opens with its name, and the opening board follows in it.
+    // The post opens with its name.
     let posts = h.fake.posts_in(game_post);
     assert!(
         posts[0].content.starts_with("\\#1 alice vs bob"),
         "{:?}",
         posts[0]
     );
-    h.fake
-        .wait_post("the opening board in the post", |p| {
-            p.channel == game_post && !p.files.is_empty()
-        })
-        .await;
     assert!(h.fake.threads_of(post).is_empty());
     h.shutdown().await;
 }

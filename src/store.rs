@@ -203,6 +203,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "puzzles",
         include_str!("../migrations/0015_puzzles.sql"),
     ),
+    (
+        16,
+        "chore seeds",
+        include_str!("../migrations/0016_chore_seeds.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations, by version: a new database begins with the whole schema at version 10,
@@ -237,6 +242,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         15,
         "puzzles",
         include_str!("../migrations/postgres/0015_puzzles.sql"),
+    ),
+    (
+        16,
+        "chore seeds",
+        include_str!("../migrations/postgres/0016_chore_seeds.sql"),
     ),
 ];
 

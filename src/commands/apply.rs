@@ -251,7 +251,9 @@ pub async fn apply(
             }
         }
         Command::TournamentJoin { tournament } => Answer::Tournament {
-            view: svc.join_tournament(me, tournament).await?,
+            view: svc
+                .join_tournament_as(me, tournament, caller.newcomers.contains(&me.key))
+                .await?,
             done: TournamentDone::Joined,
         },
         Command::TournamentLeave { tournament } => Answer::Tournament {

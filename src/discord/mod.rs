@@ -802,6 +802,30 @@ async fn on_error(error: poise::FrameworkError<'_, Arc<Bot>, Error>) {
                 tracing::warn!(error = %e, "could not report unreadable options");
             }
         }
+        poise::FrameworkError::UnknownInteraction {
+            framework,
+            interaction,
+            ..
+        } => {
+            // A command or subcommand this taflbot does not have: Discord still shows one
+            // registered before. Answered, so that the player is not left with "did not respond".
+            tracing::warn!(command = %interaction.data.name, "an interaction names a command taflbot does not know");
+            let http = &framework.serenity_context.http;
+            let response = if interaction.data.autocomplete().is_some() {
+                serenity::CreateInteractionResponse::Autocomplete(
+                    serenity::CreateAutocompleteResponse::new(),
+                )
+            } else {
+                serenity::CreateInteractionResponse::Message(
+                    serenity::CreateInteractionResponseMessage::new()
+                        .content(text::UNKNOWN_COMMAND)
+                        .ephemeral(true),
+                )
+            };
+            if let Err(e) = interaction.create_response(http, response).await {
+                tracing::warn!(error = %e, "could not answer an unknown command");
+            }
+        }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
                 tracing::warn!(error = %e, "could not report a command error");

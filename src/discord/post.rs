@@ -275,9 +275,18 @@ impl<'a> Responder<'a> {
     /// earlier try arrived.
     async fn respond(&self, response: CreateInteractionResponse) -> serenity::Result<()> {
         let (http, id, token) = (self.http, self.id, self.token);
+        let bare = without_attachments(&response)?;
         let result = retrying(self.retry, "interaction response", || {
-            let response = response.clone();
-            async move { response.execute(http, (id, token)).await }
+            let (response, bare) = (response.clone(), bare.clone());
+            async move {
+                match bare {
+                    Some(body) => {
+                        http.create_interaction_response(id, token, &body, Vec::new())
+                            .await
+                    }
+                    None => response.execute(http, (id, token)).await,
+                }
+            }
         })
         .await;
         match result {
@@ -393,6 +402,25 @@ impl<'a> Responder<'a> {
 
     pub fn interaction(&self) -> InteractionId {
         self.id
+    }
+}
+
+/// The body of a response that carries no files, without the empty `attachments` list serenity
+/// writes into every one: on an update (type 7) that list means "keep none of the message's
+/// files". `None` for a response with files, which goes through serenity's builder.
+fn without_attachments(
+    response: &CreateInteractionResponse,
+) -> Result<Option<serde_json::Value>, serde_json::Error> {
+    let mut body = serde_json::to_value(response)?;
+    let Some(data) = body.get_mut("data").and_then(|d| d.as_object_mut()) else {
+        return Ok(Some(body));
+    };
+    match data.get("attachments") {
+        Some(serde_json::Value::Array(files)) if !files.is_empty() => Ok(None),
+        _ => {
+            data.remove("attachments");
+            Ok(Some(body))
+        }
     }
 }
 

@@ -33,6 +33,27 @@ const TIE_BREAK: i32 = 64;
 const MARGIN: i32 = 14;
 const TITLE: i32 = 40;
 
+/// A row's name as drawn: at most [`NAME_CHARS`] characters, and fewer where their width
+/// (`width` measures it in pixels) would run into the results, cut with "…"; " (w)" for a
+/// player who withdrew.
+fn fitted(name: &str, withdrawn: bool, width: impl Fn(&str) -> u32) -> String {
+    let chars: Vec<char> = name.chars().filter(|c| !c.is_control()).collect();
+    let room = (NAME - 8) as u32;
+    let suffix = if withdrawn { " (w)" } else { "" };
+    let mut keep = chars.len().min(NAME_CHARS);
+    loop {
+        let mut shown: String = chars[..keep].iter().collect();
+        if keep < chars.len() {
+            shown.push('…');
+        }
+        shown.push_str(suffix);
+        if keep == 0 || width(&shown) <= room {
+            return shown;
+        }
+        keep -= 1;
+    }
+}
+
 /// Draws the crosstable; `None` when it cannot be drawn.
 pub fn crosstable(title: &str, rows: &[CrossRow], theme: Theme) -> Option<Vec<u8>> {
     let rows = &rows[..rows.len().min(MAX_ROWS)];
@@ -104,18 +125,6 @@ pub fn crosstable(title: &str, rows: &[CrossRow], theme: Theme) -> Option<Vec<u8
                 (MARGIN + PLACE / 2, mid),
                 centre(15),
             ))?;
-            let mut name: String = row
-                .name
-                .chars()
-                .filter(|c| !c.is_control())
-                .take(NAME_CHARS)
-                .collect();
-            if row.name.chars().count() > NAME_CHARS {
-                name.push('…');
-            }
-            if row.withdrawn {
-                name.push_str(" (w)");
-            }
             let style = if row.withdrawn {
                 (FAMILY, 15)
                     .into_font()
@@ -124,6 +133,10 @@ pub fn crosstable(title: &str, rows: &[CrossRow], theme: Theme) -> Option<Vec<u8
             } else {
                 left(15)
             };
+            let name = fitted(&row.name, row.withdrawn, |t| {
+                root.estimate_text_size(t, &style)
+                    .map_or(u32::MAX, |(w, _)| w)
+            });
             root.draw(&Text::new(name, (MARGIN + PLACE + 4, mid), style))?;
             for c in 0..n {
                 let x = cells_x + c * CELL;
@@ -195,4 +208,28 @@ fn indexed_png(pixels: &[u8], w: u32, h: u32) -> Option<Vec<u8>> {
     writer.write_image_data(&indexed).ok()?;
     writer.finish().ok()?;
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wide_name_is_cut_to_its_column_and_a_narrow_one_to_its_characters() {
+        // Wide letters 12 pixels, others 6.
+        let width = |t: &str| {
+            t.chars()
+                .map(|c| if c == 'W' { 12 } else { 6 })
+                .sum::<u32>()
+        };
+        let wide = fitted(&"W".repeat(40), false, width);
+        assert!(width(&wide) <= (NAME - 8) as u32, "{wide}");
+        assert!(
+            wide.ends_with('…') && wide.chars().count() < NAME_CHARS,
+            "{wide}"
+        );
+        let narrow = fitted(&"i".repeat(40), true, width);
+        assert_eq!(narrow, format!("{}… (w)", "i".repeat(NAME_CHARS)));
+        assert_eq!(fitted("ann\u{7}", false, width), "ann");
+    }
 }

@@ -152,6 +152,11 @@ pub enum ServiceError {
     NoSuchPuzzle(i64),
     /// A move in a puzzle asked of a player with no puzzle open.
     NoPuzzleOpen,
+    /// Puzzle `id` was failed less than a day ago; it opens again in `wait` seconds.
+    PuzzleRetryTooSoon {
+        id: i64,
+        wait: i64,
+    },
     /// A stored puzzle no longer reads or replays: its number, and why.
     BrokenPuzzle(i64, String),
     /// Only someone who manages the server may do this.

@@ -54,9 +54,9 @@ pub use notices::{
     Delivery, News, Notice, NoticeKind, CLAIMED_AT_ONCE, KEPT_FOR, LEASE, MAX_DELIVERY_ATTEMPTS,
 };
 pub use puzzles::{
-    read_puzzle, read_puzzles, DailyPuzzle, DailySetting, Found, Progress, PuzzleRecord,
-    PuzzleShown, PuzzleView, SolveStep, Solving, CORPUS, CORPUS_BATCH, CORPUS_VARIANT,
-    DAILY_ATTEMPTS, GAMES_BATCH,
+    cutting_order, read_puzzle, read_puzzles, DailyPuzzle, DailySetting, Found, Progress,
+    PuzzleRecord, PuzzleShown, PuzzleView, SolveStep, Solving, CORPUS, CORPUS_BATCH,
+    CORPUS_VARIANT, DAILY_ATTEMPTS, GAMES_BATCH,
 };
 pub use ratings::{
     Leaderboard, Profile, Ranked, Standing, Tally, DAILY_GAIN, LEADERBOARD_PAGE, MAX_HISTORY,

@@ -46,6 +46,38 @@ const MAX_CLAIM_ROUNDS: usize = 20;
 /// Failed daily posts in a day before the day's puzzle is given up.
 pub const DAILY_ATTEMPTS: i64 = 5;
 
+/// A chore claimed: how far it has come, its seed, and until when the claim holds.
+struct Claimed {
+    done_to: i64,
+    seed: i64,
+    until: i64,
+}
+
+/// A seed no other database is likely to share (never 0, which means "in order").
+fn fresh_seed() -> i64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    (h.finish() >> 1).max(1) as i64
+}
+
+/// The order `n` corpus lines are cut in for `seed`: a shuffle of them, the same in every
+/// process; seed 0 keeps the corpus's order.
+pub fn cutting_order(n: usize, seed: i64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    if seed != 0 {
+        let mut rng = crate::rules::random::Rng::new(seed as u64);
+        for i in (1..n).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+    }
+    order
+}
+
 /// How far a chore came in one call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Progress {
@@ -91,8 +123,10 @@ pub enum Solving {
     Right { reply: String },
     /// Right, and the puzzle is solved.
     Solved,
-    /// Wrong: the try is over; the solution from the position it was played in.
-    Failed { solution: Vec<String> },
+    /// Wrong: the try is over; the solution from the position it was played in, shown only at
+    /// the end of a rated try (a try by number could be an account fishing for another's
+    /// rated try).
+    Failed { solution: Option<Vec<String>> },
 }
 
 /// A move in a puzzle: what it was, how it went, the board after it, and the player's puzzle
@@ -270,13 +304,21 @@ impl Service {
                 self.untried(&mut tx, me, variant).await?
             }
         };
-        let tried: Option<i64> = sqlx::query_scalar(
-            "SELECT 1 FROM puzzle_tries WHERE player_id = $1 AND puzzle_id = $2",
+        let tried: Option<(String, Option<i64>)> = sqlx::query_as(
+            "SELECT status, ended_at FROM puzzle_tries WHERE player_id = $1 AND puzzle_id = $2",
         )
         .bind(me)
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?;
+        // A failed puzzle opens again a day later: one guess a day, so that accounts cannot
+        // take turns guessing its moves for another's rated try.
+        if let Some(("failed", Some(ended))) = tried.as_ref().map(|(s, e)| (s.as_str(), *e)) {
+            let wait = ended + DAY - self.now();
+            if wait > 0 {
+                return Err(ServiceError::PuzzleRetryTooSoon { id, wait });
+            }
+        }
         // A puzzle asked for by number (the daily one, or one a friend names) is never rated: its
         // solution may have been seen elsewhere.
         let rated = tried.is_none() && number.is_none();
@@ -334,13 +376,15 @@ impl Service {
             }
         } else {
             Solving::Failed {
-                solution: crate::engine::written(
-                    &view.game,
-                    &solution[2 * step..]
-                        .iter()
-                        .map(|&m| crate::engine::Step::Move(m))
-                        .collect::<Vec<_>>(),
-                ),
+                solution: rated.then(|| {
+                    crate::engine::written(
+                        &view.game,
+                        &solution[2 * step..]
+                            .iter()
+                            .map(|&m| crate::engine::Step::Move(m))
+                            .collect::<Vec<_>>(),
+                    )
+                }),
             }
         };
         let mut change = None;
@@ -667,24 +711,33 @@ impl Service {
 
     /// Claims a chore for a lease: how far it has come and until when the claim holds, or `None`
     /// when another process holds it.
-    async fn claim_chore(&self, name: &str) -> Result<Option<(i64, i64)>, ServiceError> {
+    /// A chore's seed is drawn once, by the process that first names it (the order the corpus
+    /// is cut in; 0, in order, for a database that began cutting before chores had seeds).
+    async fn claim_chore(&self, name: &str) -> Result<Option<Claimed>, ServiceError> {
         let now = self.now();
         let until = now + self.lease;
-        sqlx::query("INSERT INTO chores (name) VALUES ($1) ON CONFLICT (name) DO NOTHING")
-            .bind(name)
-            .execute(&self.pool)
-            .await?;
-        let done_to: Option<i64> = sqlx::query_scalar(
+        sqlx::query(
+            "INSERT INTO chores (name, seed) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+        )
+        .bind(name)
+        .bind(fresh_seed())
+        .execute(&self.pool)
+        .await?;
+        let row: Option<(i64, i64)> = sqlx::query_as(
             "UPDATE chores SET claimed_until = $2
              WHERE name = $1 AND (claimed_until IS NULL OR claimed_until <= $3)
-             RETURNING done_to",
+             RETURNING done_to, seed",
         )
         .bind(name)
         .bind(until)
         .bind(now)
         .fetch_optional(&self.pool)
         .await?;
-        Ok(done_to.map(|d| (d, until)))
+        Ok(row.map(|(done_to, seed)| Claimed {
+            done_to,
+            seed,
+            until,
+        }))
     }
 
     /// Cuts the next lines of `corpus` (a batch), stores their puzzles and moves the chore on.
@@ -692,7 +745,12 @@ impl Service {
     pub async fn cut_corpus(&self, corpus: &'static str) -> Result<Progress, ServiceError> {
         const CHORE: &str = "corpus";
         let total = corpus.lines().count() as i64;
-        let Some((done_to, until)) = self.claim_chore(CHORE).await? else {
+        let Some(Claimed {
+            done_to,
+            seed,
+            until,
+        }) = self.claim_chore(CHORE).await?
+        else {
             return Ok(Progress::Busy);
         };
         // Moves the chore on and lets it go, unless the claim ran out and another process took
@@ -712,10 +770,14 @@ impl Service {
             return Ok(Progress::Done);
         }
         let variant = Variant::by_id(CORPUS_VARIANT).expect("the corpus's variant is a variant");
-        let lines: String = corpus
-            .lines()
+        // Cut in an order of this database's own, so that a puzzle's number says nothing of
+        // which recorded game (and so which solution) it came from.
+        let all: Vec<&str> = corpus.lines().collect();
+        let lines: String = cutting_order(all.len(), seed)
+            .into_iter()
             .skip(done_to as usize)
             .take(CORPUS_BATCH)
+            .map(|i| all[i])
             .collect::<Vec<_>>()
             .join("\n");
         let found = self
@@ -751,7 +813,7 @@ impl Service {
         if waiting(&self.pool).await?.is_empty() {
             return Ok(false);
         }
-        let Some((_, until)) = self.claim_chore(CHORE).await? else {
+        let Some(Claimed { until, .. }) = self.claim_chore(CHORE).await? else {
             return Ok(false);
         };
         let everywhere = self.scoped(Scope::Everywhere);

@@ -156,7 +156,9 @@ impl Service {
             row.pair_limited = Flag(true);
             return Ok(());
         }
-        let advantage = self.advantage(conn, row.variant.0, Some(row.id)).await?;
+        let advantage = self
+            .advantage(conn, row.variant.0, &pool, Some(row.id))
+            .await?;
         let mut before = BySide::new(rating::START, rating::START);
         for side in Side::BOTH {
             before[side] = self
@@ -245,12 +247,17 @@ impl Service {
         Ok(row.map(|r| (r.rating(), r.rated_at)))
     }
 
-    /// The defenders' advantage in a variant: its prior, moved by its rated results of real
-    /// length so far (`except` one game: the one being rated), in every pool.
+    /// The defenders' advantage in a variant in rating pool `pool`: its prior, moved by the
+    /// pool's rated results of real length so far (`except` one game: the one being rated).
+    ///
+    /// Each pool learns its own: results in one server (a private one of a player's accounts,
+    /// say) move nothing in another. A pool with few games stays near the prior, which counts
+    /// as [`rating::PRIOR_GAMES`] games, so a small pool is not pushed about by a handful.
     pub(super) async fn advantage(
         &self,
         conn: &mut AnyConnection,
         variant: &Variant,
+        pool: &str,
         except: Option<i64>,
     ) -> Result<f64, ServiceError> {
         // Counted in half points, integers on both engines (PostgreSQL sums decimals as NUMERIC,
@@ -260,11 +267,12 @@ impl Service {
                                                    WHEN 'draw' THEN 1 ELSE 0 END) AS BIGINT)
              FROM games WHERE variant = $1 AND rated = 1 AND status = 'finished'
                AND result NOT IN ('aborted', 'ongoing') AND id != $2
-               AND move_count - imported >= $3",
+               AND move_count - imported >= $3 AND COALESCE(guild, '') = $4",
         )
         .bind(variant.id)
         .bind(except.unwrap_or(-1))
         .bind(REAL_LENGTH)
+        .bind(pool)
         .fetch_one(&mut *conn)
         .await?;
         Ok(rating::advantage(
@@ -274,10 +282,12 @@ impl Service {
         ))
     }
 
-    /// The defenders' advantage in a variant now, in rating points (for `/rules` and the tests).
+    /// The defenders' advantage in a variant now in this scope's pool, in rating points (for
+    /// `/rules` and the tests); outside a server, the prior.
     pub async fn side_advantage(&self, v: &'static Variant) -> Result<f64, ServiceError> {
+        let pool = self.rating_pool().unwrap_or_default();
         let mut conn = self.pool.acquire().await?;
-        self.advantage(&mut conn, v, None).await
+        self.advantage(&mut conn, v, &pool, None).await
     }
 
     /// A player's rating in a variant in this scope's pool, if they have one.

@@ -22,6 +22,13 @@ pub struct GameReview {
     pub fresh: bool,
 }
 
+/// What [`Service::stored_review`] found.
+struct Stored {
+    review: Option<Review>,
+    /// A body was stored but did not read, or was made before continued turns were left out.
+    damaged: bool,
+}
+
 impl Service {
     /// The review of game `id` (or, without one, of the finished game whose thread `channel` is,
     /// or else `who`'s latest finished game). Refused for a game still going.
@@ -41,27 +48,29 @@ impl Service {
         if view.outcome.is_none() && !view.aborted {
             return Err(ServiceError::ReviewOfLiveGame(id));
         }
-        let stored: Option<String> =
-            sqlx::query_scalar("SELECT body FROM reviews WHERE game_id = $1")
-                .bind(id)
-                .fetch_optional(&mut *conn)
-                .await?;
         drop(conn);
         // The turns of a record the game was continued from were not its players': not reviewed.
         let first = loaded.imported_turns();
-        // A review stored before those turns were left out is made again.
-        if let Some(review) = stored
-            .as_deref()
-            .and_then(from_json)
-            .filter(|r| r.first == first)
-        {
+        let stored = self.stored_review(id, first).await?;
+        if let Some(review) = stored.review {
             return Ok(GameReview {
                 game: view,
                 review,
                 fresh: false,
             });
         }
-        if stored.is_some() {
+        // One review of a game is made at a time here: whoever asks while it is being made
+        // waits for it and is given what it stored, and no engine time is spent twice.
+        let _reviewing = self.thinking.review_of(id).await;
+        let stored = self.stored_review(id, first).await?;
+        if let Some(review) = stored.review {
+            return Ok(GameReview {
+                game: view,
+                review,
+                fresh: false,
+            });
+        }
+        if stored.damaged {
             tracing::warn!(game = id, "a stored review could not be read, or did not leave out a continued game's record: made again");
         }
         let turns = loaded.game.turns().len() - first;
@@ -91,6 +100,24 @@ impl Service {
             game: view,
             review: made,
             fresh: true,
+        })
+    }
+
+    /// The review stored for game `id`, if it reads and leaves out the `first` turns that were
+    /// continued from a record (a review stored before those were left out is made again).
+    async fn stored_review(&self, id: i64, first: usize) -> Result<Stored, ServiceError> {
+        let body: Option<String> =
+            sqlx::query_scalar("SELECT body FROM reviews WHERE game_id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        let review = body
+            .as_deref()
+            .and_then(from_json)
+            .filter(|r| r.first == first);
+        Ok(Stored {
+            damaged: body.is_some() && review.is_none(),
+            review,
         })
     }
 

@@ -9,7 +9,7 @@
 //! The rationing is per process: with several processes on one database, each keeps its own.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::Semaphore;
 
@@ -42,6 +42,8 @@ pub(super) struct Thinking {
     /// Places for hints.
     hints: Semaphore,
     rationing: Mutex<Rationing>,
+    /// The games being reviewed in this process, each with a lock its later askers wait on.
+    reviewing: Mutex<HashMap<i64, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 #[derive(Default)]
@@ -68,7 +70,35 @@ impl Thinking {
             turns: Semaphore::new(turns.max(1)),
             hints: Semaphore::new(hints.max(1)),
             rationing: Mutex::default(),
+            reviewing: Mutex::default(),
         }
+    }
+
+    /// Waits until no other review of game `id` is being made in this process, and holds the
+    /// game until the returned guard is dropped: a second asker of the same review waits for the
+    /// first and then reads what it stored, so that a game is searched once however many ask.
+    pub async fn review_of(&self, id: i64) -> Reviewing<'_> {
+        // Made first, so that an asker who stops waiting still lets the game go.
+        let mut held = Reviewing {
+            thinking: self,
+            id,
+            guard: None,
+        };
+        let lock = {
+            let mut r = self.reviewing.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(r.entry(id).or_default())
+        };
+        held.guard = Some(lock.lock_owned().await);
+        held
+    }
+
+    /// How many games have a review being made or waited for.
+    #[cfg(test)]
+    pub fn reviews_in_flight(&self) -> usize {
+        self.reviewing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
     }
 
     fn rationing(&self) -> std::sync::MutexGuard<'_, Rationing> {
@@ -159,6 +189,28 @@ impl Admitted<'_> {
         r.remembered.push_back((place, hint.clone()));
         while r.remembered.len() > HINT_MEMORY {
             r.remembered.pop_front();
+        }
+    }
+}
+
+/// A game held for its review; see [`Thinking::review_of`].
+pub(super) struct Reviewing<'a> {
+    thinking: &'a Thinking,
+    id: i64,
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl Drop for Reviewing<'_> {
+    fn drop(&mut self) {
+        let mut r = self
+            .thinking
+            .reviewing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        drop(self.guard.take());
+        // The last holder or waiter forgets the game, so that the map holds only games in flight.
+        if r.get(&self.id).is_some_and(|l| Arc::strong_count(l) == 1) {
+            r.remove(&self.id);
         }
     }
 }
@@ -260,6 +312,31 @@ mod tests {
         drop(held);
         assert!(t.admit("a9", Some("g1"), 0).is_ok());
         drop((other, direct));
+    }
+
+    #[tokio::test]
+    async fn a_game_is_reviewed_by_one_asker_at_a_time_and_forgotten_after() {
+        let t = Thinking::new(1, 1);
+        let first = t.review_of(7).await;
+        // A second asker of the same game waits; another game does not.
+        let other = t.review_of(8).await;
+        let waiting = tokio::time::timeout(std::time::Duration::from_millis(50), t.review_of(7));
+        assert!(
+            waiting.await.is_err(),
+            "the second asker waits for the first"
+        );
+        assert_eq!(t.reviews_in_flight(), 2);
+        drop(other);
+        assert_eq!(t.reviews_in_flight(), 1);
+        drop(first);
+        assert_eq!(
+            t.reviews_in_flight(),
+            0,
+            "a waiter who gave up leaves nothing behind"
+        );
+        let again = t.review_of(7).await;
+        drop(again);
+        assert_eq!(t.reviews_in_flight(), 0);
     }
 
     #[test]

@@ -82,7 +82,7 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
         "solution": long.solution,
         "theme": long.theme.name(),
     });
-    let (svc, _) = service_at(":memory:", T0).await;
+    let (svc, clock) = service_at(":memory:", T0).await;
     let (new, _) = svc
         .import_puzzles(brandubh(), &json.to_string(), 1)
         .await
@@ -154,7 +154,7 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
     assert_eq!(
         failed.how,
         Solving::Failed {
-            solution: line.clone()
+            solution: Some(line.clone())
         }
     );
     let lost = failed.rating.unwrap();
@@ -165,6 +165,17 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
         matches!(by_number, ServiceError::AllPuzzlesTried(_)),
         "{by_number}"
     );
+    // A failed puzzle opens again a day later, not before: one guess a day.
+    let soon = svc.puzzle(&bob(), None, Some(two)).await.unwrap_err();
+    assert!(
+        matches!(soon, ServiceError::PuzzleRetryTooSoon { id, wait } if id == two && wait == taflbot::service::DAY),
+        "{soon}"
+    );
+    assert_eq!(
+        soon.to_string(),
+        format!("you failed puzzle #{two} less than a day ago: it opens for you again in 1 day")
+    );
+    clock.advance(taflbot::service::DAY);
     let retry = svc.puzzle(&bob(), None, Some(two)).await.unwrap();
     assert!(!retry.puzzle.rated);
     assert!(
@@ -193,9 +204,19 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
     let named = svc.puzzle(&carol(), None, Some(2)).await.unwrap();
     assert!(!named.puzzle.rated);
     let right = solution(&svc, 2).await;
-    svc.solve(&carol(), &wrong_move(&named.puzzle, &right[0]))
+    let fished = svc
+        .solve(&carol(), &wrong_move(&named.puzzle, &right[0]))
         .await
         .unwrap();
+    // A try by number shows no solution: it could be a second account fishing for the main
+    // one's rated try.
+    assert_eq!(fished.how, Solving::Failed { solution: None });
+    let said = text::solve_step(&fished, &Plain);
+    assert!(
+        said.contains("puzzle #2 failed. Its solution is shown only at the end of a rated try"),
+        "{said}"
+    );
+    assert!(!said.contains(&right[0]), "{said}");
     let mut seen = Vec::new();
     loop {
         match svc.puzzle(&carol(), Some(brandubh()), None).await {
@@ -326,7 +347,19 @@ async fn the_corpus_is_cut_once_a_batch_at_a_time_by_one_process_at_once() {
     let corpus: &'static str = Box::leak(corpus.join("\n").into_boxed_str());
     // Each process takes the next batch.
     assert_eq!(a.cut_corpus(corpus).await.unwrap(), Progress::Worked);
-    assert_eq!(a.puzzle_count().await.unwrap(), 1);
+    // The lines are cut in this database's own order, drawn once.
+    let seed: i64 = sqlx::query_scalar("SELECT seed FROM chores WHERE name = 'corpus'")
+        .fetch_one(a.pool())
+        .await
+        .unwrap();
+    assert_ne!(seed, 0);
+    let lines: Vec<&str> = corpus.lines().collect();
+    let first_batch = taflbot::service::cutting_order(lines.len(), seed)
+        .into_iter()
+        .take(taflbot::service::CORPUS_BATCH)
+        .filter(|&i| giving.contains(&lines[i]))
+        .count();
+    assert_eq!(a.puzzle_count().await.unwrap(), first_batch as i64);
     assert_eq!(b.cut_corpus(corpus).await.unwrap(), Progress::Worked);
     assert_eq!(a.cut_corpus(corpus).await.unwrap(), Progress::Done);
     let done_to: i64 = sqlx::query_scalar("SELECT done_to FROM chores WHERE name = 'corpus'")
@@ -593,4 +626,35 @@ async fn a_damaged_puzzle_ends_its_try_and_is_reported() {
     assert!(!next.again);
     assert_ne!(next.puzzle.id, open.puzzle.id);
     assert!(svc.puzzle_rating(&alice()).await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn each_database_cuts_the_corpus_in_an_order_of_its_own() {
+    // The shipped corpus cut by the shipped binary must not say which puzzle has which number.
+    let mut seeds = Vec::new();
+    for _ in 0..2 {
+        let (svc, _) = service_at(":memory:", T0).await;
+        assert_eq!(
+            svc.cut_corpus(taflbot::service::CORPUS).await.unwrap(),
+            Progress::Worked
+        );
+        let seed: i64 = sqlx::query_scalar("SELECT seed FROM chores WHERE name = 'corpus'")
+            .fetch_one(svc.pool())
+            .await
+            .unwrap();
+        seeds.push(seed);
+    }
+    assert_ne!(seeds[0], seeds[1], "two databases, two orders");
+    let n = taflbot::service::CORPUS.lines().count();
+    let (one, two) = (
+        taflbot::service::cutting_order(n, seeds[0]),
+        taflbot::service::cutting_order(n, seeds[1]),
+    );
+    assert_ne!(one, two);
+    // Each is a whole order of the lines, and neither is the corpus's own.
+    let mut sorted = one.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..n).collect::<Vec<_>>());
+    assert_ne!(one, (0..n).collect::<Vec<_>>());
+    assert_eq!(taflbot::service::cutting_order(5, 0), vec![0, 1, 2, 3, 4]);
 }

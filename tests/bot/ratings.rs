@@ -574,6 +574,13 @@ async fn the_side_advantage_starts_from_the_corpus_and_learns_from_games_of_real
     let after = svc.side_advantage(copenhagen).await.unwrap();
     assert!(close(after, rating::advantage(0.0, 1, 0.56)), "{after}");
     assert!(after < prior);
+    // Each pool learns its own: the games of this one (the local mode's) move no server's.
+    let elsewhere = svc
+        .scoped(taflbot::service::Scope::Server("2".into()))
+        .side_advantage(copenhagen)
+        .await
+        .unwrap();
+    assert!(close(elsewhere, prior), "{elsewhere}");
 }
 
 #[tokio::test]

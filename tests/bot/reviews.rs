@@ -249,3 +249,28 @@ async fn a_game_longer_than_a_review_takes_is_refused() {
         )
     );
 }
+
+#[tokio::test]
+async fn a_game_asked_to_be_reviewed_by_several_at_once_is_searched_once() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let id = brandubh_game(&svc, &alice(), &bob()).await;
+    let mut game = Game::new(Variant::by_id("brandubh").unwrap());
+    for i in 0..4 {
+        let m = game.legal_moves()[0];
+        let mv = taflbot::notation::canonical(game.position(), m);
+        game.play(m).unwrap();
+        let who = if i % 2 == 0 { alice() } else { bob() };
+        svc.play(&who, Some(id), None, &mv).await.unwrap();
+    }
+    svc.resign(&alice(), Some(id), None).await.unwrap();
+    // Five players ask at once, before any review is stored.
+    let askers: Vec<taflbot::service::Person> = (0..5)
+        .map(|i| taflbot::service::Person::new(format!("r{i}"), format!("reader{i}")))
+        .collect();
+    let answers =
+        futures_util::future::join_all(askers.iter().map(|p| svc.review(p, Some(id), None))).await;
+    let reviews: Vec<_> = answers.into_iter().map(Result::unwrap).collect();
+    let fresh = reviews.iter().filter(|r| r.fresh).count();
+    assert_eq!(fresh, 1, "one search; the other four read what it stored");
+    assert!(reviews.iter().all(|r| r.review == reviews[0].review));
+}

@@ -353,6 +353,13 @@ pub async fn game_in(
         ))
         .await;
     assert_eq!(answer.kind(), 7, "the challenge message is updated");
+    // An update carrying no files says nothing of attachments: an empty list there would
+    // strip the message's own files.
+    assert!(
+        answer.json["data"].get("attachments").is_none(),
+        "{}",
+        answer.json
+    );
     let game = svc
         .games(&person(BOB))
         .await

@@ -334,6 +334,12 @@ async fn wrong_requests_are_refused_and_change_nothing() {
         .create_tournament(&alice(), &terms(Format::RoundRobin), Some("chan"))
         .await
         .unwrap();
+    // An account too new for rated play cannot join a rated tournament: its games are rated.
+    let newcomer = here.join_tournament_as(&person(9), None, true).await;
+    assert!(
+        matches!(&newcomer, Err(ServiceError::TooNewToRate(p)) if *p == person(9)),
+        "{newcomer:?}"
+    );
     here.join_tournament(&bob(), None).await.unwrap();
     assert!(matches!(
         here.join_tournament(&bob(), None).await,

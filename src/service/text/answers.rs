@@ -266,7 +266,7 @@ pub fn vacation(v: &crate::service::Vacation, days_a_year: u32, s: &dyn Style) -
 }
 
 /// "3 days 4 hours", "5 hours", "0 hours".
-fn days_and_hours(seconds: i64) -> String {
+pub(super) fn days_and_hours(seconds: i64) -> String {
     let seconds = seconds.max(0);
     let (d, h) = (seconds / DAY, (seconds % DAY) / 3600);
     match (d, h) {
@@ -344,5 +344,7 @@ pub fn unreadable(input: Option<&str>, why: &str) -> String {
 }
 
 pub const STALE_COMMAND: &str = "I could not read this command's options: Discord may still show an older version of it. Try again in a minute.";
+
+pub const UNKNOWN_COMMAND: &str = "taflbot has no such command now: Discord may still show an older list of its commands. Try again in a minute, or see /help.";
 
 pub const STALE_BUTTON: &str = "This button is no longer in use.";

@@ -138,5 +138,49 @@ pub fn listed(head: String, lines: impl ExactSizeIterator<Item = String>) -> Str
     text
 }
 
+/// `items` joined by commas within `budget` characters: as many whole items as fit, then
+/// "and N more", never an item cut in the middle.
+pub fn joined_within(items: &[String], budget: usize) -> String {
+    let mut text = String::new();
+    for (i, item) in items.iter().enumerate() {
+        let left = items.len() - i;
+        let sep = if i == 0 { 0 } else { 2 };
+        // Room is kept for the tail that says how many are left out.
+        let tail = if left > 1 { 20 } else { 0 };
+        if text.chars().count() + sep + item.chars().count() + tail > budget {
+            if i == 0 {
+                return format!("{left} players");
+            }
+            text.push_str(&format!(" and {left} more"));
+            return text;
+        }
+        if i > 0 {
+            text.push_str(", ");
+        }
+        text.push_str(item);
+    }
+    text
+}
+
 /// The most characters of a list in one message (Discord allows 2,000).
 pub const LIST_CHARS: usize = 1900;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_joined_list_stops_at_whole_items_and_says_how_many_are_left() {
+        let names: Vec<String> = (0..40).map(|i| format!("player\\_{i:02}")).collect();
+        let text = super::joined_within(&names, 100);
+        assert!(text.chars().count() <= 100, "{text}");
+        assert!(text.starts_with("player\\_00, player\\_01"), "{text}");
+        let shown = text.matches("player").count();
+        assert!(
+            text.ends_with(&format!(" and {} more", 40 - shown)),
+            "{text}"
+        );
+        assert_eq!(
+            super::joined_within(&names[..2], 100),
+            "player\\_00, player\\_01"
+        );
+    }
+}

@@ -66,10 +66,16 @@ pub fn solve_step(step: &SolveStep, s: &dyn Style) -> String {
             )
         }
         Solving::Solved => format!("{played}: puzzle #{} solved!", p.id),
-        Solving::Failed { solution } => format!(
+        Solving::Failed {
+            solution: Some(solution),
+        } => format!(
             "{played} is not it: puzzle #{} failed. The solution was {}.",
             p.id,
             s.code(&solution.join(" "))
+        ),
+        Solving::Failed { solution: None } => format!(
+            "{played} is not it: puzzle #{} failed. Its solution is shown only at the end of a rated try (one taflbot chose for you), so that it cannot be passed to another account; you may try it again by its number in a day.",
+            p.id
         ),
     };
     if let Some(change) = step.rating {

@@ -8,7 +8,14 @@ use crate::service::{Ending, ServiceError, DAYS_PER_MOVE, HINT_PAUSE};
 
 impl std::fmt::Display for ServiceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&refusal(self, &Plain))
+        f.write_str(&refusal(self, &Plain))?;
+        // Logs and the local mode's operator see the database's own words too.
+        match self {
+            ServiceError::Database(why) if !crate::store::lost_connection(why) => {
+                write!(f, " [{why}]")
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -46,7 +53,7 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         ),
         NotAPerson => "bots do not play here: challenge a person".into(),
         TooNewToRate(who) => format!(
-            "rated games here are for accounts at least {} days old that joined this server {} days ago or more, and {} is newer than that: challenge with rated:False to play unrated",
+            "rated games here are for accounts at least {} days old that joined this server {} days ago or more, and {} is newer than that: challenge with rated:False, or join an unrated tournament, to play unrated",
             crate::service::RATED_ACCOUNT_DAYS,
             crate::service::RATED_MEMBER_DAYS,
             s.name(who)
@@ -203,6 +210,10 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         ),
         NoSuchPuzzle(id) => format!("there is no puzzle #{id} here"),
         NoPuzzleOpen => "you have no puzzle open: /puzzle opens one".to_string(),
+        PuzzleRetryTooSoon { id, wait } => format!(
+            "you failed puzzle #{id} less than a day ago: it opens for you again in {}",
+            super::answers::days_and_hours((wait + 3599) / 3600 * 3600)
+        ),
         BrokenPuzzle(id, why) => format!("puzzle #{id} could not be read ({why}); it has been reported"),
         NotManager => "only someone who manages this server may do that".to_string(),
         TournamentGame(id) => format!(
@@ -242,8 +253,38 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         Database(why) if crate::store::lost_connection(why) => {
             "the connection to the database was lost; nothing was changed, try again".to_string()
         }
-        Database(why) => {
-            format!("the database failed ({why}); nothing was changed, try again")
+        // No connection came free in time: the database is down, or every connection is busy.
+        Database(sqlx::Error::PoolTimedOut) => {
+            "the database did not answer in time; nothing was changed, try again".to_string()
         }
+        // The database's own words are for the operator (the log has them), not the player.
+        Database(_) => {
+            "the database refused this (taflbot's log says why); nothing was changed, try again"
+                .to_string()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_player_never_reads_the_databases_own_words_but_the_log_does() {
+        let timed_out = ServiceError::Database(sqlx::Error::PoolTimedOut);
+        assert_eq!(
+            refusal(&timed_out, &Plain),
+            "the database did not answer in time; nothing was changed, try again"
+        );
+        let refused = ServiceError::Database(sqlx::Error::Protocol("x".into()));
+        assert!(refusal(&refused, &Plain).starts_with("the connection to the database was lost"));
+        let other = ServiceError::Database(sqlx::Error::RowNotFound);
+        let said = refusal(&other, &Plain);
+        assert_eq!(
+            said,
+            "the database refused this (taflbot's log says why); nothing was changed, try again"
+        );
+        assert!(other.to_string().starts_with(&said));
+        assert!(other.to_string().contains("no rows returned"), "{other}");
     }
 }

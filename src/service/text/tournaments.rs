@@ -42,10 +42,14 @@ fn entrants(t: &TournamentView, s: &dyn Style) -> String {
         if names.is_empty() {
             "none".into()
         } else {
-            names.join(", ")
+            super::joined_within(&names, ENTRANTS_CHARS)
         }
     )
 }
+
+/// The most characters the list of a tournament's players takes in an answer, so that the
+/// sentences around it always fit (32 names written in markup run past 2,000).
+const ENTRANTS_CHARS: usize = 900;
 
 /// The answer to a tournament made, joined, left or called off.
 pub fn tournament_done(

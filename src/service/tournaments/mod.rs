@@ -308,10 +308,25 @@ impl Service {
         who: &Person,
         id: Option<i64>,
     ) -> Result<TournamentView, ServiceError> {
+        self.join_tournament_as(who, id, false).await
+    }
+
+    /// [`Service::join_tournament`] for a player who may be too new to the server, or to Discord,
+    /// for rated play (the front end knows: [`crate::service::RATED_ACCOUNT_DAYS`]): refused a
+    /// rated tournament, whose games are rated, as a rated challenge is.
+    pub async fn join_tournament_as(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        newcomer: bool,
+    ) -> Result<TournamentView, ServiceError> {
         let mut tx = self.write().await?;
         let t = self.tournament_here(&mut tx, id, &["open"]).await?;
         if t.status != "open" {
             return Err(ServiceError::TournamentStarted(t.id));
+        }
+        if newcomer && t.rated.0 {
+            return Err(ServiceError::TooNewToRate(who.clone()));
         }
         let player = self.player_id(&mut tx, who).await?;
         let players: Vec<i64> =
@@ -570,26 +585,32 @@ impl Service {
     }
 
     /// The tournaments of this server: open and running ones, then the last five finished.
+    /// Only those are read: the cost does not grow with the tournaments a server ever made.
     pub async fn tournaments(&self) -> Result<Vec<TournamentView>, ServiceError> {
+        const FINISHED_SHOWN: i64 = 5;
         let mut conn = self.pool.acquire().await?;
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "SELECT id FROM tournaments WHERE COALESCE(guild, '') = $1
-             ORDER BY CASE status WHEN 'running' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, id DESC",
+        let guild = self.scope.guild().unwrap_or("");
+        let mut ids: Vec<i64> = sqlx::query_scalar(
+            "SELECT id FROM tournaments
+             WHERE COALESCE(guild, '') = $1 AND status IN ('running', 'open')
+             ORDER BY CASE status WHEN 'running' THEN 0 ELSE 1 END, id DESC",
         )
-        .bind(self.scope.guild().unwrap_or(""))
+        .bind(guild)
         .fetch_all(&mut *conn)
         .await?;
-        let mut out = Vec::new();
-        let mut done_shown = 0;
+        let finished: Vec<i64> = sqlx::query_scalar(
+            "SELECT id FROM tournaments
+             WHERE COALESCE(guild, '') = $1 AND status NOT IN ('running', 'open')
+             ORDER BY id DESC LIMIT $2",
+        )
+        .bind(guild)
+        .bind(FINISHED_SHOWN)
+        .fetch_all(&mut *conn)
+        .await?;
+        ids.extend(finished);
+        let mut out = Vec::with_capacity(ids.len());
         for id in ids {
-            let view = self.tournament_view(&mut conn, id).await?;
-            if !matches!(view.status.as_str(), "open" | "running") {
-                if done_shown == 5 {
-                    continue;
-                }
-                done_shown += 1;
-            }
-            out.push(view);
+            out.push(self.tournament_view(&mut conn, id).await?);
         }
         Ok(out)
     }

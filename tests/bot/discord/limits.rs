@@ -133,3 +133,29 @@ async fn a_name_full_of_markup_shows_as_text_and_pings_no_one() {
     assert_eq!(pinged, [BOB.id.to_string(), MALLORY.id.to_string()]);
     h.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_or_subcommand_taflbot_does_not_have_is_answered_privately() {
+    let h = Harness::start("unknown-command").await;
+    // Discord may still show a subcommand, or a command, of an older registration.
+    for name in ["tournament frobnicate", "frobnicate"] {
+        let answer = h.slash(ALICE, CHANNEL, name, &[]).await;
+        assert_eq!(answer.kind(), 4, "{name}");
+        assert!(answer.private(), "{name}");
+        assert_eq!(
+            answer.content(),
+            taflbot::service::text::UNKNOWN_COMMAND,
+            "{name}"
+        );
+    }
+    // An autocomplete of an unknown command gets no choices, not a message.
+    let typed = h
+        .fake
+        .ask(
+            h.fake
+                .autocomplete(ALICE, CHANNEL, "frobnicate", &[("x", s("a"))], "x"),
+        )
+        .await;
+    assert_eq!(typed.kind(), 8);
+    assert_eq!(typed.json["data"]["choices"], serde_json::json!([]));
+}

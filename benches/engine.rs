@@ -68,7 +68,7 @@ fn nodes_per_second(c: &mut Criterion) {
 fn review_of_a_game(c: &mut Criterion) {
     use taflbot::engine::review::{review, BUDGET, CURVE};
     let copenhagen = taflbot::rules::Variant::by_id("copenhagen").unwrap();
-    let moves = include_str!("../tests/data/copenhagen.csv")
+    let moves = include_str!("../data/copenhagen.csv")
         .lines()
         .map(|row| row.split(',').next().unwrap())
         .find(|moves| moves.split_whitespace().count() >= 60)

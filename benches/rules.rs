@@ -201,7 +201,7 @@ fn corpus_positions(count: usize) -> Vec<Position> {
     out
 }
 
-const CORPUS: &str = include_str!("../tests/data/copenhagen.csv");
+const CORPUS: &str = include_str!("../data/copenhagen.csv");
 
 /// Copenhagen side by side with the `hnefatafl` crate's Copenhagen preset: legal moves of the start
 /// and of corpus positions, and replaying the whole corpus with every move checked.

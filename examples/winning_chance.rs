@@ -88,7 +88,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(usize::MAX);
     let variant = Variant::by_id("copenhagen").expect("copenhagen is a variant");
-    let corpus = include_str!("../tests/data/copenhagen.csv");
+    let corpus = include_str!("../data/copenhagen.csv");
     let games: Vec<(Game, Side)> = corpus
         .lines()
         .filter_map(|row| {

@@ -13,6 +13,35 @@ use crate::rules::{Game, Move, Reason, Side};
 use super::review::{Curve, CURVE};
 use super::{scored_steps, Eval, Limits, Step};
 
+/// How a solver's move in a puzzle went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judged {
+    /// The solution's move (or another that wins at once, which solves it too) and more to
+    /// find: the opponent answers with `reply`.
+    Right { reply: Move },
+    /// The last move to find, or a move that wins at once.
+    Solved,
+    /// Not the solution's move: the try is over.
+    Failed,
+}
+
+/// Judges `played`, the solver's move number `step` (from 0) of a puzzle whose `solution` has
+/// the solver's moves at even places and the opponent's replies between them; `after` is the
+/// game once `played` is on the board, and `solver` the side solving.
+pub fn judge(after: &Game, solver: Side, solution: &[Move], step: usize, played: Move) -> Judged {
+    let wins_now = after.outcome().is_some_and(|o| o.winner == Some(solver));
+    if wins_now {
+        return Judged::Solved;
+    }
+    if solution.get(2 * step) != Some(&played) {
+        return Judged::Failed;
+    }
+    match solution.get(2 * step + 1) {
+        Some(&reply) => Judged::Right { reply },
+        None => Judged::Solved,
+    }
+}
+
 /// The most solver moves a puzzle asks for.
 pub const MAX_SOLVER_MOVES: u32 = 2;
 /// How far behind the solution the best other first move must be, in the solver's winning

@@ -535,7 +535,7 @@ fn a_setting_out_of_its_range_is_one_sentence_naming_it() {
 /// `taflbot replay` reads back to a win for the side to move; `taflbot review` marks the turns.
 #[test]
 fn puzzles_print_positions_replay_solves_and_review_reads_a_game() {
-    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/copenhagen.csv");
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/data/copenhagen.csv");
     let out = taflbot(&["puzzles", "--from", corpus, "--limit", "2", "--json"]);
     assert!(
         out.status.success(),
@@ -643,7 +643,7 @@ fn selfplay_writes_positions_that_tune_fits_a_family_to() {
         "--positions",
         data_arg,
         "--games",
-        "brandubh=tests/data/brandubh.csv",
+        "brandubh=data/brandubh.csv",
         "--family",
         "brandubh",
         "--epochs",

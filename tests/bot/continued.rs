@@ -12,7 +12,7 @@ async fn service() -> Service {
 
 /// The first `plies` moves of the corpus's first game that long, as aagenielsen.dk writes them.
 fn corpus_opening(plies: usize) -> String {
-    let set = include_str!("../data/copenhagen.csv");
+    let set = include_str!("../../data/copenhagen.csv");
     let moves = set
         .lines()
         .map(|row| row.split(',').next().unwrap())

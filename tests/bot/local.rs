@@ -305,7 +305,7 @@ fn puzzles_are_imported_and_solved_in_the_local_mode() {
     let db = dir.join("local.db");
     let _ = std::fs::remove_file(&db);
     let images = dir.join("pictures");
-    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/brandubh.csv");
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/data/brandubh.csv");
     let db_url = crate::support::database(db.to_str().unwrap());
     let import = |args: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_taflbot"))

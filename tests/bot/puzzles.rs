@@ -16,7 +16,7 @@ use crate::support::{
     alice, bob, brandubh_game, carol, is_png, service_at, Harness, ALICE, BOB, CHANNEL, T0,
 };
 
-const BRANDUBH_GAMES: &str = include_str!("../data/brandubh.csv");
+const BRANDUBH_GAMES: &str = include_str!("../../data/brandubh.csv");
 
 fn brandubh() -> &'static Variant {
     Variant::by_id("brandubh").unwrap()

@@ -12,7 +12,7 @@ fn won(side: Side, reason: Reason) -> Option<Outcome> {
 
 #[test]
 fn every_game_of_the_set_replays_with_its_captures_and_its_result() {
-    let r = common::replay_set("brandubh", include_str!("../data/brandubh.csv"));
+    let r = common::replay_set("brandubh", include_str!("../../data/brandubh.csv"));
     // Two rows hold no game at all ("timeout,0,0,").
     assert_eq!(r.games, 523);
     assert!(

@@ -17,7 +17,7 @@ fn won(side: Side, reason: Reason) -> Option<Outcome> {
 
 #[test]
 fn every_game_of_the_corpus_replays_with_its_captures_and_its_result() {
-    let r = common::replay_set("copenhagen", include_str!("../data/copenhagen.csv"));
+    let r = common::replay_set("copenhagen", include_str!("../../data/copenhagen.csv"));
     assert_eq!(r.games, 1752);
     assert!(
         r.failures.is_empty(),

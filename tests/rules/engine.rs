@@ -84,7 +84,7 @@ fn every_family_takes_a_win_in_one() {
 
 #[test]
 fn copenhagen_games_won_by_their_last_move_are_won_by_the_engine_too() {
-    let corpus = include_str!("../data/copenhagen.csv");
+    let corpus = include_str!("../../data/copenhagen.csv");
     let copenhagen = Variant::by_id("copenhagen").unwrap();
     let mut tried = 0;
     for row in corpus.lines() {

@@ -37,7 +37,7 @@ fn holds(game: &Game, winner: Side, moves: u32) -> bool {
 fn puzzles_cut_from_the_corpus_are_sound() {
     let copenhagen = Variant::by_id("copenhagen").unwrap();
     let mut puzzles = Vec::new();
-    for row in include_str!("../data/copenhagen.csv").lines() {
+    for row in include_str!("../../data/copenhagen.csv").lines() {
         if puzzles.len() == 6 {
             break;
         }
@@ -94,4 +94,56 @@ fn puzzles_cut_from_the_corpus_are_sound() {
         themes.insert(p.theme);
     }
     assert!(themes.len() >= 2, "{themes:?}");
+}
+
+#[test]
+fn a_puzzle_move_is_judged_right_solved_or_failed() {
+    use taflbot::engine::puzzle::{judge, Judged};
+    let copenhagen = Variant::by_id("copenhagen").unwrap();
+    let mut judged = 0;
+    for row in include_str!("../../data/copenhagen.csv").lines() {
+        let mut fields = row.split(',');
+        let game = import_moves(copenhagen, fields.next().unwrap()).unwrap();
+        let winner = match game.outcome() {
+            Some(o) => o.winner,
+            None => fields.next_back().and_then(listed_winner),
+        };
+        let Some(p) = winner.and_then(|w| cut(&game, w)) else {
+            continue;
+        };
+        let solver = p.game.position().turn();
+        // Every move of the solution, in turn: right until the last, which solves it.
+        let mut g = p.game.clone();
+        for step in 0..p.solution.len().div_ceil(2) {
+            let m = p.solution[2 * step];
+            g.play(m).unwrap();
+            let verdict = judge(&g, solver, &p.solution, step, m);
+            match p.solution.get(2 * step + 1) {
+                Some(&reply) if g.outcome().is_none() => {
+                    assert_eq!(verdict, Judged::Right { reply });
+                    g.play(reply).unwrap();
+                }
+                _ => assert_eq!(verdict, Judged::Solved),
+            }
+        }
+        // A first move that is not the solution's and does not win at once fails.
+        let wrong = p
+            .game
+            .legal_moves()
+            .into_iter()
+            .find(|&m| {
+                let mut g = p.game.clone();
+                g.play(m).unwrap();
+                m != p.solution[0] && g.outcome().is_none()
+            })
+            .unwrap();
+        let mut g = p.game.clone();
+        g.play(wrong).unwrap();
+        assert_eq!(judge(&g, solver, &p.solution, 0, wrong), Judged::Failed);
+        judged += 1;
+        if judged == 4 {
+            break;
+        }
+    }
+    assert_eq!(judged, 4);
 }

@@ -4,8 +4,9 @@
 
 use sqlx::{AnyConnection, FromRow};
 
+use super::finish::Ending;
 use super::load::Loaded;
-use super::rows::{Flag, GameResult, GameRow, GAME_SELECT};
+use super::rows::{GameRow, GAME_SELECT};
 use super::{Delivery, News, Notice, Service, ServiceError, DAY};
 use crate::rules::parse_position;
 
@@ -106,40 +107,20 @@ impl Service {
         loaded: &mut Loaded,
         now: i64,
     ) -> Result<Option<Notice>, ServiceError> {
-        let id = loaded.row.id;
         let late = loaded.game.position().turn();
         if loaded.game.lose_on_time(late).is_err() {
             return Ok(None);
         }
-        let outcome = loaded.game.outcome();
-        let result = GameResult::of(&loaded.row.variant, outcome);
-        // A player who never moved loses, but a game before a turn each is not rated.
-        let rated = loaded.row.rated.0 && loaded.both_sides_moved();
-        let done = sqlx::query(
-            "UPDATE games SET status = 'finished', result = $1, reason = $2, rated = $3, updated_at = $4,
-                draw_offer = NULL
-             WHERE id = $5 AND status = 'active' AND deadline <= $6",
-        )
-        .bind(result)
-        .bind(outcome.map(|o| o.reason))
-        .bind(Flag(rated))
-        .bind(now)
-        .bind(id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        if done.rows_affected() != 1 {
-            return Ok(None);
-        }
-        loaded.row.status = super::rows::GameStatus::Finished;
-        loaded.row.result = result;
-        loaded.row.rated = Flag(rated);
-        self.rate(tx, &mut loaded.row, now).await?;
         let late = loaded.row.player(late);
-        // The loss on time is told before the tournament's standings that follow from it.
-        let notice = self.notice(tx, id, &News::Timeout { late }).await?;
-        self.tournament_game_over(tx, loaded.row.id).await?;
-        Ok(Some(notice))
+        let (_, notice) = self
+            .finish(
+                tx,
+                loaded,
+                Ending::OnTime { now },
+                Some(&News::Timeout { late }),
+            )
+            .await?;
+        Ok(notice)
     }
 
     /// Runs [`Service::sweep`] every `every` until `stop` turns true, handing each notice due to

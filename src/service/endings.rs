@@ -1,12 +1,10 @@
 //! Endings by the players: resignation, a draw offered and accepted (or declined), and a game
 //! called off before its first move. Losses on time are the sweeper's (`deadlines.rs`).
 
-use sqlx::AnyConnection;
-
+use super::finish::Ending;
 use super::load::Loaded;
-use super::rows::{Flag, GameResult, GameStatus};
+use super::rows::GameResult;
 use super::{GameNews, News, Person, Service, ServiceError};
-use crate::rules::Reason;
 
 impl Service {
     /// Resigns a game; before each side has made a turn, calls it off instead (the news is then
@@ -20,7 +18,8 @@ impl Service {
         let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, false).await?;
         loaded.ensure_active()?;
         loaded.game.resign(seat)?;
-        self.store_ending(&mut tx, &mut loaded).await?;
+        self.finish(&mut tx, &mut loaded, Ending::ByThePlayers, None)
+            .await?;
         tx.commit().await?;
         let by = who.clone();
         Ok(GameNews {
@@ -71,7 +70,8 @@ impl Service {
         }
         if agreed {
             loaded.game.agree_draw()?;
-            self.store_ending(&mut tx, &mut loaded).await?;
+            self.finish(&mut tx, &mut loaded, Ending::ByThePlayers, None)
+                .await?;
         } else {
             if loaded.row.draw_offer == Some(me) {
                 return Err(ServiceError::DrawAlreadyOffered(id));
@@ -138,16 +138,13 @@ impl Service {
         if loaded.row.tournament_id.is_some() {
             return Err(ServiceError::TournamentGame(id));
         }
-        sqlx::query(
-            "UPDATE games SET status = 'finished', result = 'aborted', reason = NULL, draw_offer = NULL
-             WHERE id = $1 AND move_count = 0",
-        )
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
+        let (done, _) = self
+            .finish(&mut tx, &mut loaded, Ending::Aborted, None)
+            .await?;
+        if !done {
+            return Err(ServiceError::CannotAbort(id));
+        }
         tx.commit().await?;
-        loaded.row.status = GameStatus::Finished;
-        loaded.row.result = GameResult::Aborted;
         Ok(GameNews {
             view: loaded.view(),
             news: News::Aborted { by: who.clone() },
@@ -165,50 +162,5 @@ impl Service {
         loaded.ensure_active()?;
         let me = loaded.row.player_ids()[seat];
         Ok((tx, loaded, me))
-    }
-
-    /// Writes the ending the game has just reached (by agreement, resignation or time), if the
-    /// game is still stored as going on; false when it was not.
-    pub(super) async fn store_ending(
-        &self,
-        conn: &mut AnyConnection,
-        loaded: &mut Loaded,
-    ) -> Result<bool, ServiceError> {
-        let mut outcome = loaded.game.outcome();
-        let mut result = GameResult::of(&loaded.row.variant, outcome);
-        // Before each side has made a turn nothing is rated (so a result cannot be farmed from a
-        // game never played), and what the players agreed or gave up is a game called off; in a
-        // tournament it is a result all the same (a match is never left without one).
-        let early = !loaded.both_sides_moved();
-        if early
-            && loaded.row.tournament_id.is_none()
-            && outcome.is_some_and(|o| matches!(o.reason, Reason::Agreement | Reason::Resignation))
-        {
-            outcome = None;
-            result = GameResult::Aborted;
-        }
-        let rated = loaded.row.rated.0 && !early;
-        let done = sqlx::query(
-            "UPDATE games SET status = 'finished', result = $1, reason = $2, draw_offer = NULL,
-                rated = $3, updated_at = $4
-             WHERE id = $5 AND status = 'active'",
-        )
-        .bind(result)
-        .bind(outcome.map(|o| o.reason))
-        .bind(Flag(rated))
-        .bind(self.now())
-        .bind(loaded.row.id)
-        .execute(&mut *conn)
-        .await?;
-        let done = done.rows_affected() == 1;
-        loaded.row.status = GameStatus::Finished;
-        loaded.row.result = result;
-        loaded.row.rated = Flag(rated);
-        loaded.row.draw_offer = None;
-        if done {
-            self.rate(conn, &mut loaded.row, self.now()).await?;
-            self.tournament_game_over(conn, loaded.row.id).await?;
-        }
-        Ok(done)
     }
 }

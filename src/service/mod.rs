@@ -29,6 +29,7 @@ mod deadlines;
 mod endings;
 mod error;
 mod find;
+mod finish;
 mod load;
 mod moves;
 mod notices;

@@ -193,8 +193,7 @@ impl Service {
         loaded.row.result = result;
         loaded.row.takeback_by = None;
         if outcome.is_some() {
-            self.rate(tx, &mut loaded.row, now).await?;
-            self.tournament_game_over(tx, id).await?;
+            self.finished(tx, &mut loaded.row, None, true).await?;
         }
         // A draw offer lasts until the opponent of the player who made it moves.
         if loaded.row.draw_offer != Some(player_id) || outcome.is_some() {

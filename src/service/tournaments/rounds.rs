@@ -7,8 +7,8 @@ use sqlx::{AnyConnection, Row};
 
 use super::{Format, TournamentRow, TIMEOUTS_TO_WITHDRAW, TOURNAMENT_SELECT};
 use crate::rules::{Reason, Side};
+use crate::service::finish::Ending;
 use crate::service::rows::GameResult;
-use crate::service::rows::VariantId;
 use crate::service::{News, Person, Service, ServiceError, DAY};
 use crate::tournament::{knockout, round_robin, standings, swiss, Pair, Pairing, Played, Seed};
 
@@ -97,7 +97,7 @@ impl Service {
         .execute(&mut *conn)
         .await?;
         let games = sqlx::query(
-            "SELECT id, attacker, variant FROM games
+            "SELECT id, attacker FROM games
              WHERE tournament_id = $1 AND status = 'active' AND (attacker = $2 OR defender = $3)",
         )
         .bind(tournament)
@@ -110,35 +110,18 @@ impl Service {
             let id: i64 = g.get(0);
             forfeited.push(id);
             let attacker: i64 = g.get(1);
-            let variant: VariantId = g.get(2);
             let loser = if attacker == player {
                 Side::Attackers
             } else {
                 Side::Defenders
             };
-            let result = GameResult::of(
-                variant.0,
-                Some(crate::rules::Outcome::win(loser.other(), Reason::Forfeit)),
-            );
-            let rated = forfeits == Forfeits::Rated;
-            let done = sqlx::query(
-                "UPDATE games SET status = 'finished', result = $1, reason = $2,
-                    rated = CASE WHEN $3 = 1 THEN rated ELSE 0 END,
-                    draw_offer = NULL, takeback_by = NULL, updated_at = $4
-                 WHERE id = $5 AND status = 'active'",
-            )
-            .bind(result)
-            .bind(Reason::Forfeit.as_str())
-            .bind(i64::from(rated))
-            .bind(now)
-            .bind(id)
-            .execute(&mut *conn)
-            .await?;
-            if rated && done.rows_affected() == 1 {
-                let mut row = self.load(&mut *conn, id).await?.row;
-                self.rate(&mut *conn, &mut row, now).await?;
-            }
-            self.notice(&mut *conn, id, &News::Update).await?;
+            let mut loaded = self.load(&mut *conn, id).await?;
+            let ending = Ending::Forfeit {
+                loser,
+                rated: forfeits == Forfeits::Rated,
+            };
+            // Boxed: a tournament's game over may withdraw a player, whose forfeits end games.
+            Box::pin(self.finish(&mut *conn, &mut loaded, ending, Some(&News::Update))).await?;
         }
         Ok(forfeited)
     }

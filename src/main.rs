@@ -171,7 +171,8 @@ enum Command {
         /// `all`.
         #[arg(long, default_value = "all", value_delimiter = ',')]
         family: Vec<String>,
-        /// The set to start from and to keep for the families not fitted.
+        /// The set to start from and to keep for the families not fitted: classic, taught, or
+        /// a weights file (as `tune` writes), so that rounds of teaching can be chained.
         #[arg(long, default_value = "classic")]
         from: String,
         /// How much of each position's target is its game's result (the rest is the search's
@@ -437,7 +438,12 @@ fn run(args: Args) -> Result<String, cli::CliError> {
                 positions,
                 games,
                 families,
-                from: eval_named(&from)?,
+                from: if std::path::Path::new(&from).is_file() {
+                    trial_weights(std::path::Path::new(&from))?;
+                    taflbot::engine::Eval::Trial
+                } else {
+                    eval_named(&from)?
+                },
                 lambda: lambda.clamp(0.0, 1.0),
                 epochs,
                 skip,
@@ -684,7 +690,6 @@ fn variants_named(ids: &[String]) -> Result<Vec<&'static Variant>, cli::CliError
     ids.iter().map(|id| cli::variant(id)).collect()
 }
 
-/// A set of weights by name.
 /// Reads a weights file as the trial set.
 fn trial_weights(path: &std::path::Path) -> Result<(), cli::CliError> {
     let text = std::fs::read_to_string(path)
@@ -699,6 +704,7 @@ fn trial_weights(path: &std::path::Path) -> Result<(), cli::CliError> {
     Ok(())
 }
 
+/// A set of weights by name.
 fn eval_named(name: &str) -> Result<taflbot::engine::Eval, cli::CliError> {
     taflbot::engine::Eval::by_name(name).ok_or_else(|| {
         cli::CliError::message(format!(

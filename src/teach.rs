@@ -190,7 +190,7 @@ fn centred(family: Family) -> bool {
 
 /// Fits the families' weights and returns the new set's file text and a report.
 pub fn tune(plan: &Tune) -> Result<(String, String), CliError> {
-    let base = weights::read(plan.from.text()).map_err(CliError::message)?;
+    let base = plan.from.set().clone();
     let mut rows = base.rows.clone();
     let mut report = String::new();
     for &family in &plan.families {

@@ -210,6 +210,11 @@ impl Eval {
 
     /// The set's weights for a family (read once from the committed file).
     pub fn weights(self, family: Family) -> &'static Weights {
+        &self.set().rows[family_index(family)]
+    }
+
+    /// The whole set (read once from the committed file; for trial, the file given, if any).
+    pub fn set(self) -> &'static WeightSet {
         static SETS: std::sync::LazyLock<Vec<WeightSet>> = std::sync::LazyLock::new(|| {
             Eval::ALL
                 .iter()
@@ -227,7 +232,7 @@ impl Eval {
                 })
                 .collect()
         });
-        &SETS[self as usize].rows[family_index(family)]
+        &SETS[self as usize]
     }
 }
 

@@ -51,16 +51,9 @@ impl Service {
         drop(conn);
         // The turns of a record the game was continued from were not its players': not reviewed.
         let first = loaded.imported_turns();
-        let stored = self.stored_review(id, first).await?;
-        if let Some(review) = stored.review {
-            return Ok(GameReview {
-                game: view,
-                review,
-                fresh: false,
-            });
-        }
         // One review of a game is made at a time here: whoever asks while it is being made
-        // waits for it and is given what it stored, and no engine time is spent twice.
+        // waits for it and is given what it stored, and no engine time is spent twice. (A
+        // stored review is read under the same hold, which nobody else holds then.)
         let _reviewing = self.thinking.review_of(id).await;
         let stored = self.stored_review(id, first).await?;
         if let Some(review) = stored.review {

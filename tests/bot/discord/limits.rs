@@ -158,4 +158,5 @@ async fn a_command_or_subcommand_taflbot_does_not_have_is_answered_privately() {
         .await;
     assert_eq!(typed.kind(), 8);
     assert_eq!(typed.json["data"]["choices"], serde_json::json!([]));
+    h.shutdown().await;
 }

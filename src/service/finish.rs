@@ -39,26 +39,17 @@ impl Ending {
         let row = &loaded.row;
         let both_moved = loaded.both_sides_moved();
         match self {
-            Ending::ByThePlayers => {
-                let outcome = loaded.game.outcome();
-                // Before each side has made a turn, what the players agreed or gave up is a game
-                // called off (a result cannot be farmed from a game never played); in a
-                // tournament it is a result all the same, as a match is never left without one.
-                if !both_moved && row.tournament_id.is_none() {
-                    return Terms {
-                        result: GameResult::Aborted,
-                        reason: None,
-                        rated: false,
-                    };
-                }
-                Terms {
-                    result: GameResult::of(&row.variant, outcome),
-                    reason: outcome.map(|o| o.reason),
-                    rated: row.rated.0 && both_moved,
-                }
-            }
-            // A player who never moved loses, but a game before a turn each is not rated.
-            Ending::OnTime { .. } => {
+            // Before each side has made a turn, what the players agreed or gave up is a game
+            // called off (a result cannot be farmed from a game never played); in a tournament
+            // it is a result all the same, as a match is never left without one.
+            Ending::ByThePlayers if !both_moved && row.tournament_id.is_none() => Terms {
+                result: GameResult::Aborted,
+                reason: None,
+                rated: false,
+            },
+            // The outcome is on the game. On time, a player who never moved loses, but a game
+            // before a turn each is not rated.
+            Ending::ByThePlayers | Ending::OnTime { .. } => {
                 let outcome = loaded.game.outcome();
                 Terms {
                     result: GameResult::of(&row.variant, outcome),

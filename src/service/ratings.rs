@@ -4,8 +4,9 @@
 //! Ratings are kept per pool: each Discord server is its own community, and a rating there is
 //! earned in its games only (the local mode has a pool of its own). One pair of players has at
 //! most [`PAIR_RESULTS_PER_DAY`] rated results counted in a day; a result past that is played but
-//! not rated, and a player gains at most [`DAILY_GAIN`] points in a day. The side advantage is the variant's, over every pool: it starts from a prior
-//! (see [`rating::prior_share`]) and learns from rated games of [`REAL_LENGTH`] moves or more.
+//! not rated, and a player gains at most [`DAILY_GAIN`] points in a day. The side advantage is
+//! the variant's in each pool: it starts from a prior (see [`rating::prior_share`]) and learns
+//! from the pool's rated games of [`REAL_LENGTH`] moves or more.
 
 use sqlx::{AnyConnection, FromRow};
 

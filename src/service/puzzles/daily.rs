@@ -2,6 +2,7 @@
 //! the day's post and makes it.
 
 use super::*;
+
 /// A server's daily puzzle, claimed for posting.
 #[derive(Clone, Debug)]
 pub struct DailyPuzzle {

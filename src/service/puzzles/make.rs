@@ -2,6 +2,7 @@
 //! claimed chore, in an order of the database's own), and the finished games of each server.
 
 use super::*;
+
 /// A chore claimed: how far it has come, its seed, and until when the claim holds.
 struct Claimed {
     done_to: i64,

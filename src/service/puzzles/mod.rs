@@ -8,7 +8,9 @@
 //! - Trying one: `/puzzle` opens one near the player's puzzle rating that they have not tried (or
 //!   shows the one they have open); `/solve` checks each of the solver's moves, answers a right
 //!   one with the solution's reply, and ends the try solved or failed. A move that is not legal
-//!   there, or not written as a move, is refused and changes nothing.
+//!   there, or not written as a move, is refused and changes nothing. A wrong move shows the
+//!   solution only at the end of a rated try (a try by number could be a second account
+//!   fishing for the main one's), and a failed puzzle opens again for its player a day later.
 //! - Ratings: each player has one puzzle rating, and each puzzle a rating of its own, both
 //!   Glicko-2. Only a player's first try at a puzzle is rated, and never a puzzle asked for by
 //!   number (the daily one, or one a friend names: its solution may have been seen), so a puzzle

@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::engine::puzzle::{judge, Judged};
-use sqlx::{AnyConnection, Row};
 
 impl Service {
     /// Opens a puzzle for `who`: puzzle `number`, or else an untried one of `variant` (by

@@ -10,11 +10,12 @@ use std::sync::{Arc, Mutex};
 
 use sqlx::AnyConnection;
 
+use super::begin::NewGame;
 use super::challenges::{self, Terms};
 use super::load::Loaded;
 use super::rows::Flag;
 use super::thinking::HintPlace;
-use super::{Delivery, GameView, News, Notice, Person, Service, ServiceError, DAY};
+use super::{Delivery, GameView, News, Notice, Person, Service, ServiceError};
 use crate::engine::{self, Settings, Step, LEVELS};
 use crate::notation::canonical;
 use crate::rules::{Game, Side, Turn, Variant};
@@ -96,7 +97,6 @@ impl Service {
         }
         let variant = terms.variant;
         let (days, human_attacks) = challenges::terms(from, bot, terms.side, terms.days)?;
-        let now = self.now();
         let mut tx = self.write().await?;
         let human = self.player_id(&mut tx, from).await?;
         let machine = self.player_id(&mut tx, bot).await?;
@@ -116,31 +116,17 @@ impl Service {
         } else {
             (machine, human)
         };
-        let start = variant.setup;
-        let deadline = now + days as i64 * DAY;
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO games (variant, start, attacker, defender, days, guild, channel, position,
-                                turn_started, deadline, remind_at, created_at, updated_at,
-                                bot_level, bot_attacks)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id",
-        )
-        .bind(variant.id)
-        .bind(start)
-        .bind(attacker)
-        .bind(defender)
-        .bind(days as i64)
-        .bind(self.scope.guild())
-        .bind(channel)
-        .bind(start)
-        .bind(now)
-        .bind(deadline)
-        .bind(super::deadlines::remind_at(deadline, days))
-        .bind(now)
-        .bind(now)
-        .bind(level as i64)
-        .bind(Flag(!human_attacks))
-        .fetch_one(&mut *tx)
-        .await?;
+        let id = self
+            .begin_game(
+                &mut tx,
+                &NewGame {
+                    guild: self.scope.guild(),
+                    channel,
+                    bot: Some((level, !human_attacks)),
+                    ..NewGame::new(variant, attacker, defender, days as i64)
+                },
+            )
+            .await?;
         let loaded = self.load(&mut tx, id).await?;
         tx.commit().await?;
         // The front end wakes the bot once it has shown the game (see `wake_bot`).

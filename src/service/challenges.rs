@@ -3,6 +3,7 @@
 
 use sqlx::AnyConnection;
 
+use super::begin::NewGame;
 use super::load::Loaded;
 use super::rows::{ChallengeRow, ChallengeStatus, Flag, SideChoice, CHALLENGE_SELECT};
 use super::{Challenge, GameView, Person, Service, ServiceError, DAY};
@@ -340,34 +341,23 @@ impl Service {
             None => (c.variant.setup.to_string(), c.variant.setup.to_string()),
         };
         let imported = continued.as_ref().map_or(0, |k| k.steps.len() as i64);
-        let days = c.days as u32;
-        let deadline = now + c.days * DAY;
-        let game_id: i64 = sqlx::query_scalar(
-            "INSERT INTO games (variant, start, attacker, defender, days, guild, channel, thread,
-                                position, turn_started, deadline, remind_at, created_at, updated_at,
-                                rated, move_count, imported)
-             SELECT $1, $2, $3, $4, $5, guild, channel, $6, $7, $8, $9, $10, $11, $12, CASE WHEN rated <> 0 AND $13 = 0 THEN 1 ELSE 0 END, $14, $15
-             FROM challenges WHERE id = $16
-             RETURNING id",
-        )
-        .bind(c.variant)
-        .bind(&start)
-        .bind(attacker)
-        .bind(defender)
-        .bind(c.days)
-        .bind(thread)
-        .bind(&position)
-        .bind(now)
-        .bind(deadline)
-        .bind(super::deadlines::remind_at(deadline, days))
-        .bind(now)
-        .bind(now)
-        .bind(imported)
-        .bind(imported)
-        .bind(imported)
-        .bind(c.id)
-        .fetch_one(&mut *tx)
-        .await?;
+        let game_id = self
+            .begin_game(
+                &mut tx,
+                &NewGame {
+                    start: &start,
+                    position: &position,
+                    imported,
+                    guild: c.guild.as_deref(),
+                    channel: c.channel.as_deref(),
+                    thread,
+                    // A game continued from a record is not rated: its first moves were not
+                    // played here.
+                    rated: c.rated.0 && imported == 0,
+                    ..NewGame::new(c.variant.0, attacker, defender, c.days)
+                },
+            )
+            .await?;
         for (ply, (side, text)) in continued.iter().flat_map(|k| &k.steps).enumerate() {
             let player = match side {
                 Side::Attackers => attacker,

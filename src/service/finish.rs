@@ -3,8 +3,8 @@
 //!
 //! The rules that differ between endings are the arms of [`Ending::terms`], each with its reason;
 //! every site that ends a game (a move, a resignation or agreement, the sweeper's loss on time, a
-//! tournament's forfeits, a game called off) goes through [`Service::finish`] or, for a move
-//! (whose result is written with the move), [`Service::finished`].
+//! tournament's forfeits, a game called off) goes through [`Service::finish`], the one writer of
+//! a game's result (`tests/bot/house.rs` checks that no other writes one).
 
 use sqlx::AnyConnection;
 
@@ -13,9 +13,12 @@ use super::rows::{Flag, GameResult, GameRow, GameStatus};
 use super::{News, Notice, Service, ServiceError};
 use crate::rules::{Outcome, Reason, Side};
 
-/// How a game ends, other than by a move on the board.
+/// How a game ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ending {
+    /// A move ended it (a capture, an escape, a position repeated, no move left): the outcome
+    /// is on the game, stored with the move on the same transaction.
+    OnTheBoard,
     /// Resigned, or a draw agreed: the outcome is already on the game.
     ByThePlayers,
     /// The side to move ran out of time (the game's outcome already says so), found by the
@@ -47,14 +50,15 @@ impl Ending {
                 reason: None,
                 rated: false,
             },
-            // The outcome is on the game. On time, a player who never moved loses, but a game
-            // before a turn each is not rated.
-            Ending::ByThePlayers | Ending::OnTime { .. } => {
+            // The outcome is on the game. A game won on the board counts as it was going to;
+            // on time, a player who never moved loses, but a game before a turn each is not
+            // rated.
+            Ending::OnTheBoard | Ending::ByThePlayers | Ending::OnTime { .. } => {
                 let outcome = loaded.game.outcome();
                 Terms {
                     result: GameResult::of(&row.variant, outcome),
                     reason: outcome.map(|o| o.reason),
-                    rated: row.rated.0 && both_moved,
+                    rated: row.rated.0 && (both_moved || self == Ending::OnTheBoard),
                 }
             }
             // Leaving a rated tournament loses its games, rated, so that leaving is no way out
@@ -136,7 +140,7 @@ impl Service {
     /// notice of `news` (told before the tournament standings that follow from it), and, when
     /// `tournament`, the tournament's next round or end. A game called off changes no rating
     /// and no tournament (tournament games are never called off).
-    pub(super) async fn finished(
+    async fn finished(
         &self,
         conn: &mut AnyConnection,
         row: &mut GameRow,

@@ -21,6 +21,7 @@
 //!   (typed rows and stored enums), `clock.rs` (the clock, which tests set), `error.rs` (refusals);
 //! - `text/`: every sentence a player reads.
 
+mod begin;
 mod bot;
 mod challenges;
 mod clock;

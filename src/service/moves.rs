@@ -1,8 +1,8 @@
 //! Moves: a move written as text, the end of a berserk chain, and the legal moves a player may
 //! choose from. Each is checked by the rules core and stored with the game in one transaction.
 
+use super::finish::Ending;
 use super::load::Loaded;
-use super::rows::{GameResult, GameStatus};
 use super::{News, Person, Played, Service, ServiceError, DAY};
 use crate::notation::{canonical, read_move};
 use crate::render::Theme;
@@ -147,30 +147,22 @@ impl Service {
         let count = stored.len() as i64;
         let turn_passed = loaded.game.position().turn() != mover;
         let outcome = loaded.game.outcome();
-        let status = if outcome.is_some() {
-            GameStatus::Finished
-        } else {
-            GameStatus::Active
-        };
-        let result = GameResult::of(&loaded.row.variant, outcome);
         let deadline = if turn_passed {
             now + loaded.row.days * DAY
         } else {
             loaded.row.deadline
         };
+        // The game stays active here; an ending is written by `finish`, as every ending is.
         let updated = sqlx::query(
-            "UPDATE games SET position = $1, move_count = move_count + $2, status = $3, result = $4, reason = $5,
-                draw_offer = CASE WHEN draw_offer = $6 THEN draw_offer ELSE NULL END, updated_at = $7,
-                turn_started = CASE WHEN $8 THEN $9 ELSE turn_started END,
-                deadline = $10, remind_at = CASE WHEN $11 THEN $12 ELSE remind_at END,
-                reminded = CASE WHEN $13 THEN 0 ELSE reminded END, takeback_by = NULL
-             WHERE id = $14 AND move_count = $15 AND status = 'active'",
+            "UPDATE games SET position = $1, move_count = move_count + $2,
+                draw_offer = CASE WHEN draw_offer = $3 THEN draw_offer ELSE NULL END, updated_at = $4,
+                turn_started = CASE WHEN $5 THEN $6 ELSE turn_started END,
+                deadline = $7, remind_at = CASE WHEN $8 THEN $9 ELSE remind_at END,
+                reminded = CASE WHEN $10 THEN 0 ELSE reminded END, takeback_by = NULL
+             WHERE id = $11 AND move_count = $12 AND status = 'active'",
         )
         .bind(write_position(loaded.game.position()))
         .bind(count)
-        .bind(status)
-        .bind(result)
-        .bind(outcome.map(|o| o.reason))
         .bind(player_id)
         .bind(now)
         .bind(turn_passed)
@@ -189,11 +181,12 @@ impl Service {
         self.replayed.put(id, first_ply + count, &loaded.game);
         loaded.row.move_count += count;
         loaded.row.deadline = deadline;
-        loaded.row.status = status;
-        loaded.row.result = result;
         loaded.row.takeback_by = None;
         if outcome.is_some() {
-            self.finished(tx, &mut loaded.row, None, true).await?;
+            let (ended, _) = self.finish(tx, loaded, Ending::OnTheBoard, None).await?;
+            if !ended {
+                return Err(ServiceError::PositionChanged(id));
+            }
         }
         // A draw offer lasts until the opponent of the player who made it moves.
         if loaded.row.draw_offer != Some(player_id) || outcome.is_some() {

@@ -436,7 +436,7 @@ impl GameRow {
 }
 
 /// The columns of a challenge row with its two players, as [`ChallengeRow`] reads them.
-pub const CHALLENGE_SELECT: &str = "SELECT c.id, c.variant, c.side, c.challenger_attacks, c.days, c.guild, c.expires_at, c.status, c.rated, c.from_moves,
+pub const CHALLENGE_SELECT: &str = "SELECT c.id, c.variant, c.side, c.challenger_attacks, c.days, c.guild, c.channel, c.expires_at, c.status, c.rated, c.from_moves,
         c.challenger, pa.key AS challenger_key, pa.name AS challenger_name,
         c.challenged, pb.key AS challenged_key, pb.name AS challenged_name
      FROM challenges c JOIN players pa ON pa.id = c.challenger JOIN players pb ON pb.id = c.challenged";
@@ -450,6 +450,7 @@ pub struct ChallengeRow {
     pub challenger_attacks: Option<Flag>,
     pub days: i64,
     pub guild: Option<String>,
+    pub channel: Option<String>,
     pub expires_at: i64,
     pub status: ChallengeStatus,
     pub rated: Flag,

@@ -175,3 +175,33 @@ fn the_checker_catches_each_slip() {
         None
     );
 }
+
+/// The SQL strings of `src/` that `matches`, by file (relative to the crate).
+fn sql_in_src(matches: impl Fn(&str) -> bool) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    sources(&root.join("src"), &mut files);
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (_, sql) in literals(&text) {
+            if is_sql(&sql) && matches(&sql) {
+                let shown = file.strip_prefix(root).unwrap_or(&file);
+                found.push(shown.display().to_string());
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn one_function_begins_every_game_and_one_ends_every_game() {
+    let squeeze = |sql: &str| sql.split_whitespace().collect::<Vec<_>>().join(" ");
+    let begins = sql_in_src(|sql| squeeze(sql).contains("INSERT INTO games ("));
+    assert_eq!(begins, ["src/service/begin.rs"], "games are created by");
+    let ends = sql_in_src(|sql| {
+        let sql = squeeze(sql);
+        sql.contains("UPDATE games SET") && (sql.contains("result =") || sql.contains("'finished'"))
+    });
+    assert_eq!(ends, ["src/service/finish.rs"], "results are written by");
+}

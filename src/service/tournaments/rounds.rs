@@ -7,9 +7,10 @@ use sqlx::{AnyConnection, Row};
 
 use super::{Format, TournamentRow, TIMEOUTS_TO_WITHDRAW, TOURNAMENT_SELECT};
 use crate::rules::{Reason, Side};
+use crate::service::begin::NewGame;
 use crate::service::finish::Ending;
 use crate::service::rows::GameResult;
-use crate::service::{News, Person, Service, ServiceError, DAY};
+use crate::service::{News, Person, Service, ServiceError};
 use crate::tournament::{knockout, round_robin, standings, swiss, Pair, Pairing, Played, Seed};
 
 /// How the games of a withdrawn entrant end.
@@ -323,7 +324,6 @@ impl Service {
         players: &[i64],
         pairings: &[(usize, Pairing)],
     ) -> Result<(Vec<i64>, Vec<Person>), ServiceError> {
-        let now = self.now();
         let mut games = Vec::new();
         let mut byes = Vec::new();
         for &(section, pairing) in pairings {
@@ -336,31 +336,18 @@ impl Service {
                 for (slot, (attacker, defender)) in
                     [(first, second), (second, first)].into_iter().enumerate()
                 {
-                    let deadline = now + t.days * DAY;
-                    let id: i64 = sqlx::query_scalar(
-                        "INSERT INTO games (variant, start, attacker, defender, days, guild, channel,
-                                            position, turn_started, deadline, remind_at, created_at,
-                                            updated_at, rated, tournament_id)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-                         RETURNING id",
-                    )
-                    .bind(t.variant.id)
-                    .bind(t.variant.setup)
-                    .bind(attacker)
-                    .bind(defender)
-                    .bind(t.days)
-                    .bind(&t.guild)
-                    .bind(&t.channel)
-                    .bind(t.variant.setup)
-                    .bind(now)
-                    .bind(deadline)
-                    .bind(crate::service::deadlines::remind_at(deadline, t.days as u32))
-                    .bind(now)
-                    .bind(now)
-                    .bind(t.rated)
-                    .bind(t.id)
-                    .fetch_one(&mut *conn)
-                    .await?;
+                    let id = self
+                        .begin_game(
+                            &mut *conn,
+                            &NewGame {
+                                guild: t.guild.as_deref(),
+                                channel: t.channel.as_deref(),
+                                rated: t.rated.0,
+                                tournament: Some(t.id),
+                                ..NewGame::new(t.variant.0, attacker, defender, t.days)
+                            },
+                        )
+                        .await?;
                     self.notice(&mut *conn, id, &News::Started).await?;
                     ids[slot] = Some(id);
                     games.push(id);

@@ -69,6 +69,7 @@ pub use reviews::GameReview;
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
 pub use takeback::Takeback;
 pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE, HINT_SHARE};
+pub use tournaments::Status as TournamentStatus;
 pub use tournaments::{
     half_points, Crosstable, Entrant, Format, StandingLine, Started, TournamentDone,
     TournamentTerms, TournamentView, LAPSES_AFTER_DAYS, MAX_OPEN_PER_CREATOR, MAX_OPEN_TOURNAMENTS,

@@ -5,6 +5,7 @@
 use sqlx::AnyConnection;
 
 use super::{GameView, Person, Service, ServiceError};
+use crate::tournament::Status;
 
 /// What happened in a game: the news a front end posts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -342,11 +343,11 @@ impl Service {
         game: i64,
         tournament: i64,
     ) -> Result<(), ServiceError> {
-        let status: String = sqlx::query_scalar("SELECT status FROM tournaments WHERE id = $1")
+        let status: Status = sqlx::query_scalar("SELECT status FROM tournaments WHERE id = $1")
             .bind(tournament)
             .fetch_one(&mut *conn)
             .await?;
-        let detail = if status == "finished" {
+        let detail = if status == Status::Finished {
             format!("{tournament}:final")
         } else {
             tournament.to_string()

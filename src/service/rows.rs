@@ -227,9 +227,14 @@ text_column!(ChallengeStatus, |s| s.as_str(), |t| [
 ]
 .into_iter()
 .find(|s| s.as_str() == t));
-text_column!(super::tournaments::Format, |f| f.as_str(), |t: &str| t
+text_column!(crate::tournament::Format, |f| f.as_str(), |t: &str| t
     .parse()
     .ok());
+text_column!(crate::tournament::Status, |s| s.as_str(), |t| {
+    crate::tournament::Status::ALL
+        .into_iter()
+        .find(|s| s.as_str() == t)
+});
 text_column!(SideChoice, |s| s.as_str(), |t| [
     SideChoice::Attackers,
     SideChoice::Defenders,

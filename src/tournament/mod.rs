@@ -15,9 +15,94 @@
 //! is worth 4.
 
 pub mod knockout;
+pub mod progress;
 pub mod round_robin;
 pub mod standings;
 pub mod swiss;
+
+/// How a tournament is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    RoundRobin,
+    Swiss,
+    Knockout,
+}
+
+impl Format {
+    pub const ALL: [Format; 3] = [Format::RoundRobin, Format::Swiss, Format::Knockout];
+
+    /// As stored, and as typed (`round-robin` is read as well).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round_robin",
+            Format::Swiss => "swiss",
+            Format::Knockout => "knockout",
+        }
+    }
+
+    /// As a player types it, and as Discord offers it.
+    pub fn typed(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Swiss => "swiss",
+            Format::Knockout => "knockout",
+        }
+    }
+
+    /// As a player reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round robin",
+            Format::Swiss => "Swiss",
+            Format::Knockout => "knockout",
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<Format, ()> {
+        let t = text.trim().to_lowercase().replace(['-', ' '], "_");
+        Format::ALL.into_iter().find(|f| f.as_str() == t).ok_or(())
+    }
+}
+
+/// Where a tournament stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Taking entrants.
+    Open,
+    /// Its rounds are being played.
+    Running,
+    Finished,
+    /// Called off by its creator or a manager.
+    Cancelled,
+}
+
+impl Status {
+    pub const ALL: [Status; 4] = [
+        Status::Open,
+        Status::Running,
+        Status::Finished,
+        Status::Cancelled,
+    ];
+
+    /// As stored, and as a player reads it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Running => "running",
+            Status::Finished => "finished",
+            Status::Cancelled => "cancelled",
+        }
+    }
+
+    /// Whether it can still change (taking entrants or playing).
+    pub fn is_going(self) -> bool {
+        matches!(self, Status::Open | Status::Running)
+    }
+}
 
 /// An entrant, by their place in the tournament's list (0 is the highest rated).
 pub type Seed = usize;

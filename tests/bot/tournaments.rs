@@ -82,7 +82,7 @@ async fn won_by(svc: &Service, game: i64, winner: &Person) {
 /// The winner of a tournament, which must have finished.
 async fn winner(svc: &Service, id: i64) -> Option<Person> {
     let done = svc.tournament(Some(id)).await.unwrap();
-    assert_eq!(done.status, "finished");
+    assert_eq!(done.status.as_str(), "finished");
     done.winner
 }
 
@@ -432,7 +432,14 @@ async fn an_open_tournament_never_started_lapses() {
         .unwrap();
     clock.advance(taflbot::service::LAPSES_AFTER_DAYS * DAY - 1);
     svc.sweep().await.unwrap();
-    assert_eq!(here.tournament(Some(idle.id)).await.unwrap().status, "open");
+    assert_eq!(
+        here.tournament(Some(idle.id))
+            .await
+            .unwrap()
+            .status
+            .as_str(),
+        "open"
+    );
     assert!(matches!(
         here.create_tournament(&person(3), &terms(Format::Swiss), None)
             .await,
@@ -441,12 +448,20 @@ async fn an_open_tournament_never_started_lapses() {
     clock.advance(1);
     svc.sweep().await.unwrap();
     assert_eq!(
-        here.tournament(Some(idle.id)).await.unwrap().status,
+        here.tournament(Some(idle.id))
+            .await
+            .unwrap()
+            .status
+            .as_str(),
         "cancelled"
     );
     // The started one was played out (its games ran out of time meanwhile), not called off.
     assert_eq!(
-        here.tournament(Some(running.id)).await.unwrap().status,
+        here.tournament(Some(running.id))
+            .await
+            .unwrap()
+            .status
+            .as_str(),
         "finished"
     );
     // Its place is free again.
@@ -527,7 +542,7 @@ async fn a_player_lost_on_time_in_most_of_their_games_is_withdrawn() {
         .all(|(_, rated)| *rated == 0));
     // Every game is over: the tournament ends without him.
     assert!(going(&svc).await.is_empty());
-    assert_eq!(view.status, "finished");
+    assert_eq!(view.status.as_str(), "finished");
     assert_ne!(view.winner, Some(dave.clone()));
     assert_eq!(
         table(&svc, t.id).await.last().unwrap(),

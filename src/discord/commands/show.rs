@@ -7,7 +7,7 @@ use crate::commands::Answer;
 use crate::discord::button::Button;
 use crate::discord::post::Reply;
 use crate::service::text::{self, Style};
-use crate::service::{GameView, News, TournamentDone};
+use crate::service::{GameView, News, TournamentDone, TournamentStatus};
 
 /// Shows what a command did.
 pub(super) async fn show(c: &Call<'_>, answer: Answer) {
@@ -151,7 +151,9 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
                     c.bot.archive_thread(c.http, view.thread.as_deref()).await
                 }
                 // Leaving after the start forfeits games and may pair the next round.
-                TournamentDone::Left if view.status != "open" => c.bot.deliver_due(c.http).await,
+                TournamentDone::Left if view.status != TournamentStatus::Open => {
+                    c.bot.deliver_due(c.http).await
+                }
                 _ => {}
             }
         }

@@ -3,7 +3,8 @@
 
 use super::{days, listed, Style};
 use crate::service::{
-    half_points, Crosstable, Person, Started, TournamentDone, TournamentView, MIN_PLAYERS,
+    half_points, Crosstable, Person, Started, TournamentDone, TournamentStatus as Status,
+    TournamentView, MIN_PLAYERS,
 };
 
 /// `#3 Brandubh round robin`: its name, typed by its creator, shown as itself as a player's is.
@@ -77,7 +78,7 @@ pub fn tournament_done(
             title(t, s),
             entrants(t, s)
         ),
-        TournamentDone::Left if t.status == "open" => format!(
+        TournamentDone::Left if t.status == Status::Open => format!(
             "{} left tournament {}.\n{}.",
             s.name(who),
             title(t, s),
@@ -136,20 +137,20 @@ pub fn tournament_started(started: &Started, s: &dyn Style) -> String {
 /// The standings, first place first: points, Sonneborn-Berger, wins.
 pub fn standings(table: &Crosstable, s: &dyn Style) -> String {
     let t = &table.view;
-    let state = match t.status.as_str() {
-        "open" => {
+    let state = match t.status {
+        Status::Open => {
             return format!(
                 "Tournament {} has not started. {}.",
                 title(t, s),
                 entrants(t, s)
             )
         }
-        "running" => round(t),
-        "finished" => match &t.winner {
+        Status::Running => round(t),
+        Status::Finished => match &t.winner {
             Some(w) => format!("finished: {} won", s.name(w)),
             None => "finished".into(),
         },
-        _ => "called off".into(),
+        Status::Cancelled => "called off".into(),
     };
     let head = format!("Tournament {} ({state}):", title(t, s));
     listed(
@@ -173,7 +174,7 @@ pub fn standings(table: &Crosstable, s: &dyn Style) -> String {
 pub fn tournament_news(table: &Crosstable, ended: bool, s: &dyn Style) -> String {
     let t = &table.view;
     let mut out = standings(table, s);
-    if ended && t.status == "finished" {
+    if ended && t.status == Status::Finished {
         if let Some(w) = &t.winner {
             out = format!("{} wins tournament {}!\n{out}", s.mention(w), title(t, s));
         }
@@ -192,14 +193,14 @@ pub fn tournaments(list: &[TournamentView], s: &dyn Style) -> String {
     listed(
         "Tournaments here:".into(),
         list.iter().map(|t| {
-            let state = match t.status.as_str() {
-                "open" => format!("open, {} joined", t.players.len()),
-                "running" => format!("running, {}", round(t)),
-                "finished" => match &t.winner {
+            let state = match t.status {
+                Status::Open => format!("open, {} joined", t.players.len()),
+                Status::Running => format!("running, {}", round(t)),
+                Status::Finished => match &t.winner {
                     Some(w) => format!("won by {}", s.name(w)),
                     None => "finished".into(),
                 },
-                _ => "called off".into(),
+                Status::Cancelled => "called off".into(),
             };
             format!("{}: {}, {state}", title(t, s), t.variant.name)
         }),

@@ -15,7 +15,7 @@
 mod read;
 mod rounds;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use sqlx::Row;
 
@@ -23,7 +23,8 @@ use super::rows::{Flag, GameResult, VariantId};
 use super::{Person, Service, ServiceError};
 use crate::render::{crosstable, CrossRow, Theme};
 use crate::rules::Variant;
-use crate::tournament::{knockout, round_robin, standings, swiss, Pair, Pairing, Seed};
+use crate::tournament::{progress, standings, swiss, Seed};
+pub use crate::tournament::{Format, Status};
 
 /// Tournaments open or running at once in one server.
 pub const MAX_OPEN_TOURNAMENTS: i64 = 5;
@@ -37,54 +38,6 @@ pub const MAX_PLAYERS: i64 = 32;
 pub const MIN_PLAYERS: i64 = 3;
 /// Lost on time in more than half of their finished games (and at least this many): withdrawn.
 pub const TIMEOUTS_TO_WITHDRAW: i64 = 2;
-
-/// How a tournament is played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    RoundRobin,
-    Swiss,
-    Knockout,
-}
-
-impl Format {
-    pub const ALL: [Format; 3] = [Format::RoundRobin, Format::Swiss, Format::Knockout];
-
-    /// As stored, and as typed (`round-robin` is read as well).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::RoundRobin => "round_robin",
-            Format::Swiss => "swiss",
-            Format::Knockout => "knockout",
-        }
-    }
-
-    /// As a player types it, and as Discord offers it.
-    pub fn typed(self) -> &'static str {
-        match self {
-            Format::RoundRobin => "round-robin",
-            Format::Swiss => "swiss",
-            Format::Knockout => "knockout",
-        }
-    }
-
-    /// As a player reads it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::RoundRobin => "round robin",
-            Format::Swiss => "Swiss",
-            Format::Knockout => "knockout",
-        }
-    }
-}
-
-impl std::str::FromStr for Format {
-    type Err = ();
-
-    fn from_str(text: &str) -> Result<Format, ()> {
-        let t = text.trim().to_lowercase().replace(['-', ' '], "_");
-        Format::ALL.into_iter().find(|f| f.as_str() == t).ok_or(())
-    }
-}
 
 /// What a tournament command did to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,8 +70,7 @@ pub struct TournamentView {
     pub name: String,
     pub variant: &'static Variant,
     pub format: Format,
-    /// `open`, `running`, `finished` or `cancelled`.
-    pub status: String,
+    pub status: Status,
     pub days: i64,
     pub rated: bool,
     /// Swiss rounds asked (0: as the field needs).
@@ -194,7 +146,7 @@ struct TournamentRow {
     rounds: i64,
     max_players: i64,
     creator: i64,
-    status: String,
+    status: Status,
     stage: i64,
     winner: Option<i64>,
 }
@@ -321,8 +273,8 @@ impl Service {
         newcomer: bool,
     ) -> Result<TournamentView, ServiceError> {
         let mut tx = self.write().await?;
-        let t = self.tournament_here(&mut tx, id, &["open"]).await?;
-        if t.status != "open" {
+        let t = self.tournament_here(&mut tx, id, &[Status::Open]).await?;
+        if t.status != Status::Open {
             return Err(ServiceError::TournamentStarted(t.id));
         }
         if newcomer && t.rated.0 {
@@ -374,7 +326,7 @@ impl Service {
     ) -> Result<TournamentView, ServiceError> {
         let mut tx = self.write().await?;
         let t = self
-            .tournament_here(&mut tx, id, &["open", "running"])
+            .tournament_here(&mut tx, id, &[Status::Open, Status::Running])
             .await?;
         let player = self.player_id(&mut tx, who).await?;
         let withdrawn: Option<Option<i64>> = sqlx::query_scalar(
@@ -384,9 +336,9 @@ impl Service {
         .bind(player)
         .fetch_optional(&mut *tx)
         .await?;
-        match (withdrawn, t.status.as_str()) {
+        match (withdrawn, t.status) {
             (None, _) | (Some(Some(_)), _) => return Err(ServiceError::NotJoined(t.id)),
-            (Some(None), "open") => {
+            (Some(None), Status::Open) => {
                 sqlx::query(
                     "DELETE FROM tournament_players WHERE tournament_id = $1 AND player = $2",
                 )
@@ -395,7 +347,7 @@ impl Service {
                 .execute(&mut *tx)
                 .await?;
             }
-            (Some(None), "running") => {
+            (Some(None), Status::Running) => {
                 let forfeited = self
                     .withdraw_entrant(&mut tx, t.id, player, rounds::Forfeits::Rated)
                     .await?;
@@ -421,8 +373,8 @@ impl Service {
         manages: bool,
     ) -> Result<Started, ServiceError> {
         let mut tx = self.write().await?;
-        let t = self.tournament_here(&mut tx, id, &["open"]).await?;
-        if t.status != "open" {
+        let t = self.tournament_here(&mut tx, id, &[Status::Open]).await?;
+        if t.status != Status::Open {
             return Err(ServiceError::TournamentStarted(t.id));
         }
         self.ensure_runs(&mut tx, &t, who, manages).await?;
@@ -457,15 +409,7 @@ impl Service {
             .execute(&mut *tx)
             .await?;
         }
-        let rounds = if t.format == Format::Swiss && t.rounds == 0 {
-            // As many as the field needs to find a winner, within what can always be paired.
-            let needed = (entrants.len() as f64).log2().ceil() as usize;
-            needed.min(swiss::max_rounds(entrants.len())) as i64
-        } else if t.format == Format::Swiss {
-            t.rounds.min(swiss::max_rounds(entrants.len()) as i64)
-        } else {
-            t.rounds
-        };
+        let rounds = progress::rounds(t.format, t.rounds.max(0) as usize, entrants.len()) as i64;
         sqlx::query(
             "UPDATE tournaments SET status = 'running', started_at = $1, rounds = $2
              WHERE id = $3 AND status = 'open'",
@@ -477,45 +421,12 @@ impl Service {
         .await?;
         let players: Vec<i64> = entrants.iter().map(|e| e.0).collect();
         let t = TournamentRow {
-            status: "running".into(),
+            status: Status::Running,
             rounds,
             ..t
         };
-        let pairings: Vec<(usize, Pairing)> = match t.format {
-            Format::RoundRobin => round_robin::groups(players.len())
-                .into_iter()
-                .enumerate()
-                .flat_map(|(section, group)| {
-                    round_robin::matches(group.len())
-                        .into_iter()
-                        .map(move |p| {
-                            (
-                                section,
-                                Pairing::Match(Pair::new(group[p.first], group[p.second])),
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect(),
-            Format::Swiss => {
-                let entrants: Vec<swiss::Entrant> = (0..players.len())
-                    .map(|seed| swiss::Entrant {
-                        seed,
-                        score: 0,
-                        had_bye: false,
-                    })
-                    .collect();
-                swiss::pair_round(&entrants, &HashSet::new())
-                    .ok_or_else(|| ServiceError::Internal("no first Swiss round".into()))?
-                    .into_iter()
-                    .map(|p| (0, p))
-                    .collect()
-            }
-            Format::Knockout => knockout::first_round(players.len())
-                .into_iter()
-                .map(|p| (0, p))
-                .collect(),
-        };
+        let pairings = progress::first_round(t.format, players.len())
+            .ok_or_else(|| ServiceError::Internal("no first Swiss round".into()))?;
         let (games, byes) = self
             .begin_round(&mut tx, &t, 1, &players, &pairings)
             .await?;
@@ -538,10 +449,10 @@ impl Service {
     ) -> Result<TournamentView, ServiceError> {
         let mut tx = self.write().await?;
         let t = self
-            .tournament_here(&mut tx, id, &["open", "running"])
+            .tournament_here(&mut tx, id, &[Status::Open, Status::Running])
             .await?;
         self.ensure_runs(&mut tx, &t, who, manages).await?;
-        if !matches!(t.status.as_str(), "open" | "running") {
+        if !t.status.is_going() {
             return Err(ServiceError::TournamentOver(t.id));
         }
         sqlx::query("UPDATE tournaments SET status = 'cancelled', finished_at = $1 WHERE id = $2")
@@ -619,7 +530,11 @@ impl Service {
     pub async fn tournament(&self, id: Option<i64>) -> Result<TournamentView, ServiceError> {
         let mut conn = self.pool.acquire().await?;
         let t = self
-            .tournament_here(&mut conn, id, &["open", "running", "finished"])
+            .tournament_here(
+                &mut conn,
+                id,
+                &[Status::Open, Status::Running, Status::Finished],
+            )
             .await?;
         self.tournament_view(&mut conn, t.id).await
     }
@@ -629,7 +544,11 @@ impl Service {
     pub async fn tournament_standings(&self, id: Option<i64>) -> Result<Crosstable, ServiceError> {
         let mut conn = self.pool.acquire().await?;
         let t = self
-            .tournament_here(&mut conn, id, &["running", "finished", "open"])
+            .tournament_here(
+                &mut conn,
+                id,
+                &[Status::Running, Status::Finished, Status::Open],
+            )
             .await?;
         let view = self.tournament_view(&mut conn, t.id).await?;
         let (seeds, played, byes) = self.results(&mut conn, t.id, None).await?;

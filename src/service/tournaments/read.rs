@@ -9,7 +9,7 @@ use super::{Entrant, GameOf, TournamentRow, TournamentView, TOURNAMENT_SELECT};
 use crate::rules::{Reason, Side};
 use crate::service::rows::GameResult;
 use crate::service::{Person, Service, ServiceError};
-use crate::tournament::{Outcome, Played, Seed};
+use crate::tournament::{Outcome, Played, Seed, Status};
 
 impl Service {
     /// The tournament's players' ids, by seed.
@@ -136,7 +136,7 @@ impl Service {
         &self,
         conn: &mut AnyConnection,
         id: Option<i64>,
-        statuses: &[&str],
+        statuses: &[Status],
     ) -> Result<TournamentRow, ServiceError> {
         let guild = self.scope.guild().unwrap_or("").to_string();
         let row: TournamentRow = match id {
@@ -154,7 +154,7 @@ impl Service {
                 .await?;
                 let fitting: Vec<TournamentRow> = rows
                     .into_iter()
-                    .filter(|t| statuses.contains(&t.status.as_str()))
+                    .filter(|t| statuses.contains(&t.status))
                     .collect();
                 match fitting.len() {
                     0 => return Err(ServiceError::NoSuchTournament(None)),

@@ -1,17 +1,16 @@
 //! A tournament moving on: each result checked against the timeout rule, and the next round
 //! paired (or the winner found) by the write that ends the last game of a round.
 
-use std::collections::HashSet;
-
 use sqlx::{AnyConnection, Row};
 
-use super::{Format, TournamentRow, TIMEOUTS_TO_WITHDRAW, TOURNAMENT_SELECT};
+use super::{TournamentRow, TIMEOUTS_TO_WITHDRAW, TOURNAMENT_SELECT};
 use crate::rules::{Reason, Side};
 use crate::service::begin::NewGame;
 use crate::service::finish::Ending;
 use crate::service::rows::GameResult;
 use crate::service::{News, Person, Service, ServiceError};
-use crate::tournament::{knockout, round_robin, standings, swiss, Pair, Pairing, Played, Seed};
+use crate::tournament::progress::{self, Next};
+use crate::tournament::{Format, Pairing, Status};
 
 /// How the games of a withdrawn entrant end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,12 +41,12 @@ impl Service {
         let Some(tournament) = row.get::<Option<i64>, _>(0) else {
             return Ok(());
         };
-        let running: Option<String> =
+        let running: Option<Status> =
             sqlx::query_scalar("SELECT status FROM tournaments WHERE id = $1")
                 .bind(tournament)
                 .fetch_optional(&mut *conn)
                 .await?;
-        if running.as_deref() != Some("running") {
+        if running != Some(Status::Running) {
             return Ok(());
         }
         let reason: Option<String> = row.get(1);
@@ -149,7 +148,7 @@ impl Service {
             .bind(tournament)
             .fetch_one(&mut *conn)
             .await?;
-        if t.status != "running" {
+        if t.status != Status::Running {
             return Ok(false);
         }
         let going: i64 = sqlx::query_scalar(
@@ -165,147 +164,37 @@ impl Service {
             return Ok(false);
         }
         let (seeds, played, byes) = self.results(conn, t.id, None).await?;
+        let (_, stage_played, stage_byes) = self.results(conn, t.id, Some(t.stage)).await?;
         let withdrawn: Vec<bool> = self.withdrawn(conn, t.id, &seeds).await?;
-        let next: Option<(usize, Vec<(usize, Pairing)>)> = match t.format {
-            Format::RoundRobin => {
-                let groups = round_robin::groups(seeds.len());
-                if t.stage == 1 && groups.len() > 1 {
-                    // Each group's winner (its best not withdrawn) goes to the final.
-                    let mut winners = Vec::new();
-                    let (_, first_stage, _) = self.results(conn, t.id, Some(1)).await?;
-                    for group in &groups {
-                        let games: Vec<Played> = first_stage
-                            .iter()
-                            .filter(|g| group.contains(&g.attacker))
-                            .copied()
-                            .collect();
-                        let table = standings::standings(seeds.len(), &games, &[]);
-                        if let Some(best) = table
-                            .iter()
-                            .find(|s| group.contains(&s.seed) && !withdrawn[s.seed])
-                        {
-                            winners.push(best.seed);
-                        }
-                    }
-                    winners.sort();
-                    let pairs = round_robin::matches(winners.len())
-                        .into_iter()
-                        .map(|p| {
-                            (
-                                0,
-                                Pairing::Match(Pair::new(winners[p.first], winners[p.second])),
-                            )
-                        })
-                        .collect::<Vec<_>>();
-                    (!pairs.is_empty()).then_some((2, pairs))
-                } else {
-                    None
-                }
-            }
-            Format::Swiss => {
-                let stage = t.stage as usize;
-                let still_in = withdrawn.iter().filter(|w| !**w).count();
-                if t.stage < t.rounds && still_in >= 2 {
-                    let table = standings::standings(seeds.len(), &played, &byes);
-                    let entrants: Vec<swiss::Entrant> = table
-                        .iter()
-                        .filter(|s| !withdrawn[s.seed])
-                        .map(|s| swiss::Entrant {
-                            seed: s.seed,
-                            score: s.points,
-                            had_bye: byes.contains(&s.seed),
-                        })
-                        .collect();
-                    let met: HashSet<(Seed, Seed)> = played
-                        .iter()
-                        .map(|g| Pair::new(g.attacker, g.defender).key())
-                        .collect();
-                    swiss::pair_round(&entrants, &met)
-                        .map(|round| (stage + 1, round.into_iter().map(|p| (0, p)).collect()))
-                } else {
-                    None
-                }
-            }
-            Format::Knockout => {
-                let matches = self.matches(conn, (t.id, &seeds), t.stage).await?;
-                // A winner who has withdrawn since gives way to the player they beat.
-                let round: Vec<Seed> = matches
-                    .iter()
-                    .map(|&(first, second)| {
-                        let winner = match_winner((first, second), &played);
-                        match second {
-                            Some(second) if withdrawn[winner] => {
-                                let loser = if winner == first { second } else { first };
-                                if withdrawn[loser] {
-                                    winner
-                                } else {
-                                    loser
-                                }
-                            }
-                            _ => winner,
-                        }
-                    })
-                    .collect();
-                let next = knockout::next_round(&round);
-                (!next.is_empty()).then(|| {
-                    (
-                        t.stage as usize + 1,
-                        next.into_iter().map(|p| (0, Pairing::Match(p))).collect(),
-                    )
-                })
-            }
+        let last_round = match t.format {
+            Format::Knockout => self.matches(conn, (t.id, &seeds), t.stage).await?,
+            _ => Vec::new(),
         };
-        // The players' ids by seed, as `results` read them.
-        let players = &seeds;
-        match next {
-            Some((round, pairings)) => {
-                // A match with a player withdrawn is not played: the other has a bye.
-                let pairings: Vec<(usize, Pairing)> = pairings
-                    .into_iter()
-                    .map(|(section, pairing)| match pairing {
-                        Pairing::Match(p) if withdrawn[p.first] != withdrawn[p.second] => {
-                            let stays = if withdrawn[p.first] {
-                                p.second
-                            } else {
-                                p.first
-                            };
-                            (section, Pairing::Bye(stays))
-                        }
-                        // Both withdrawn: neither plays, and the higher seed goes on.
-                        Pairing::Match(p) if withdrawn[p.first] => (section, Pairing::Bye(p.first)),
-                        other => (section, other),
-                    })
-                    .collect();
+        let field = progress::Field {
+            format: t.format,
+            stage: t.stage as usize,
+            rounds: t.rounds.max(0) as usize,
+            withdrawn: &withdrawn,
+            played: &played,
+            byes: &byes,
+            stage_played: &stage_played,
+            stage_byes: &stage_byes,
+            last_round: &last_round,
+        };
+        match progress::next(&field) {
+            Next::Round { round, pairings } => {
                 let (games, _) = self
-                    .begin_round(conn, &t, round as i64, players, &pairings)
+                    .begin_round(conn, &t, round as i64, &seeds, &pairings)
                     .await?;
                 return Ok(games.is_empty());
             }
-            None => {
-                let winner = match t.format {
-                    Format::Knockout => {
-                        let last = self.matches(conn, (t.id, &seeds), t.stage).await?;
-                        last.first().map(|&m| match_winner(m, &played))
-                    }
-                    _ => {
-                        // The final's standings in a grouped round robin; otherwise everyone's.
-                        let (_, games, byes) = if t.format == Format::RoundRobin && t.stage == 2 {
-                            self.results(conn, t.id, Some(2)).await?
-                        } else {
-                            (seeds.clone(), played.clone(), byes.clone())
-                        };
-                        standings::standings(seeds.len(), &games, &byes)
-                            .iter()
-                            .find(|s| !withdrawn[s.seed] && (s.games > 0 || s.byes > 0))
-                            .map(|s| s.seed)
-                    }
-                };
+            Next::Over { winner } => {
                 sqlx::query(
                     "UPDATE tournaments SET status = 'finished', finished_at = $1, winner = $2
                      WHERE id = $3 AND status = 'running'",
                 )
                 .bind(self.now())
-                .bind(winner.map(|s| players[s]))
+                .bind(winner.map(|s| seeds[s]))
                 .bind(t.id)
                 .execute(&mut *conn)
                 .await?;
@@ -385,18 +274,4 @@ impl Service {
         }
         Ok((games, byes))
     }
-}
-
-/// Who goes through from a knockout match (a bye: its one player), from the tournament's games.
-pub(super) fn match_winner((first, second): (Seed, Option<Seed>), played: &[Played]) -> Seed {
-    let Some(second) = second else {
-        return first;
-    };
-    let pair = Pair::new(first, second);
-    let games: Vec<Played> = played
-        .iter()
-        .filter(|g| pair.has(g.attacker) && pair.has(g.defender))
-        .copied()
-        .collect();
-    knockout::match_winner(pair, &games)
 }

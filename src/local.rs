@@ -10,6 +10,7 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 
 use crate::commands::{self, Answer, Caller, Command, Kind, Value};
+use crate::service::shown::Shown;
 use crate::service::text::{self, Plain};
 use crate::service::{News, Notice, Person, Service, ServiceError};
 
@@ -177,27 +178,38 @@ async fn notices(service: &Service, out: &mut impl Write, images: &Path) -> std:
     Ok(())
 }
 
-/// A kept notice as the local mode shows it: a game's news, or a tournament's standings with
-/// its crosstable saved.
+/// A kept notice as the local mode shows it, in the words Discord posts: a game's news with its
+/// board saved, or a tournament's standings with its crosstable saved.
 async fn shown_notice(service: &Service, notice: &Notice, images: &Path) -> String {
-    let said = match notice.tournament() {
-        Some(id) => match service.tournament_standings(Some(id)).await {
-            Ok(table) => {
-                let mut said = text::tournament_news(&table, notice.ends_tournament(), &Plain);
-                if let Ok(png) = service.crosstable_picture(&table).await {
-                    let name = format!("tournament-{id}-{}.png", notice.id);
-                    said = format!("{said}\n{}", save(images, &name, &png));
-                }
-                said
-            }
-            Err(e) => format!("tournament #{id}: {e}"),
-        },
-        None => match service.game(notice.game_id).await {
-            Ok(view) => text::notice(notice, &view, &Plain),
-            Err(e) => format!("game #{}: {e}", notice.game_id),
-        },
-    };
+    let said = shown_text(service, notice, images).await;
     format!("[{}] {said}", notice.kind)
+}
+
+/// What a kept notice says, its picture saved.
+async fn shown_text(service: &Service, notice: &Notice, images: &Path) -> String {
+    match service.notice_shown(notice).await {
+        Ok(Shown::Game(g)) => {
+            let said = g.text(&Plain);
+            match &g.board {
+                Some(png) => {
+                    let name = format!("game-{}-{}.png", g.view.id, g.view.turns);
+                    format!("{said}\n{}", save(images, &name, png))
+                }
+                None => said,
+            }
+        }
+        Ok(Shown::Tournament(t)) => {
+            let said = t.text(&Plain);
+            match &t.crosstable {
+                Some(png) => {
+                    let name = format!("tournament-{}-{}.png", t.table.view.id, notice.id);
+                    format!("{said}\n{}", save(images, &name, png))
+                }
+                None => said,
+            }
+        }
+        Err(e) => format!("notice #{}: {e}", notice.id),
+    }
 }
 
 /// Plays the bot's turn in every game where it is to move, and shows each with its picture.
@@ -205,13 +217,7 @@ async fn bot_turns(service: &Service, out: &mut impl Write, images: &Path) -> st
     for id in service.bot_games_due().await.unwrap_or_default() {
         match service.bot_turn(id).await {
             Ok(Some(notice)) => {
-                if let Ok(view) = service.game(id).await {
-                    writeln!(out, "{}", text::post(&notice.news(), &view, &Plain))?;
-                    if let Ok(png) = service.game_picture(id).await {
-                        let name = format!("game-{id}-{}.png", view.turns);
-                        writeln!(out, "{}", save(images, &name, &png))?;
-                    }
-                }
+                writeln!(out, "{}", shown_text(service, &notice, images).await)?;
                 let _ = service.delivered(notice.id).await;
             }
             Ok(None) => {}

@@ -39,6 +39,7 @@ mod ratings;
 mod rematch;
 mod reviews;
 mod rows;
+pub mod shown;
 mod takeback;
 pub mod text;
 mod thinking;

@@ -1,0 +1,326 @@
+//! What the bot posts of its own accord: a game's news (at once, or kept and delivered by the
+//! sweeper), a game's or a tournament's thread, the daily puzzle, and the direct messages a
+//! player asked for. What a notice says is decided by the service ([`Service::notice_shown`]).
+
+use poise::serenity_prelude as serenity;
+use serenity::Http;
+
+use super::post::{self, Poster, Reply, Retry};
+use super::{button, commands, style, Inflight};
+use crate::service::shown::{GameNews, Shown, TournamentNews};
+use crate::service::{text, Delivery, News, Notice, Service, ServiceError};
+
+/// What every command and button shares.
+pub struct Bot {
+    pub service: Service,
+    /// taflbot itself, as its games name it.
+    pub user: crate::service::Person,
+    pub poster: Poster,
+    pub answers: Retry,
+    pub inflight: Inflight,
+}
+
+impl Bot {
+    /// Posts a game's news in its thread; when Discord cannot take it now, the news is kept as a
+    /// notice that the sweeper delivers later. The game itself is stored already.
+    pub async fn post_or_keep(
+        &self,
+        http: &Http,
+        view: &crate::service::GameView,
+        news: &News,
+        reply: &Reply,
+        nonce: &str,
+    ) {
+        if let Err(e) = self
+            .poster
+            .post_to_game(http, &self.service, view, reply, nonce)
+            .await
+        {
+            tracing::error!(game = view.id, error = %e, "could not post in the game's thread; kept for later");
+            if let Err(e) = self.service.leave_notice(view.id, news).await {
+                tracing::error!(game = view.id, error = %e, "could not keep the post for later");
+            }
+        }
+    }
+
+    /// Posts a server's daily puzzle in its channel, with the button that opens it; false when
+    /// Discord would not take it.
+    pub async fn post_daily_puzzle(
+        &self,
+        http: &Http,
+        daily: &crate::service::DailyPuzzle,
+    ) -> bool {
+        let Some(channel) = post::parse_id(&daily.channel).map(serenity::ChannelId::new) else {
+            tracing::warn!(guild = %daily.guild, "the daily puzzle's channel is not a Discord id");
+            return false;
+        };
+        let reply = post::Reply::text(crate::service::text::daily_puzzle(
+            daily,
+            &style::DiscordStyle,
+        ))
+        .file(
+            &format!("puzzle-{}.png", daily.puzzle.id),
+            daily.png.clone(),
+        )
+        .button(button::Button::Puzzle(daily.puzzle.id));
+        // Discord holds a nonce unique per author (the bot), not per channel: the day and the
+        // server, in hex to fit its 25 characters.
+        let guild: u64 = daily.guild.parse().unwrap_or_default();
+        let nonce = format!("p{:x}g{guild:x}", daily.day);
+        match self.poster.post(http, channel, &reply, &nonce).await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(guild = %daily.guild, error = %e, "the daily puzzle was not posted");
+                false
+            }
+        }
+    }
+
+    /// Opens a game's thread in its channel and stores it; none where Discord refuses.
+    pub async fn open_game_thread(
+        &self,
+        http: &Http,
+        view: &crate::service::GameView,
+    ) -> Option<String> {
+        let channel = view.channel.as_deref().and_then(post::parse_id)?;
+        let thread = self
+            .poster
+            .open_thread(
+                http,
+                serenity::ChannelId::new(channel),
+                &text::thread_name(view),
+            )
+            .await?
+            .to_string();
+        match self.service.set_thread(view.id, Some(&thread)).await {
+            Ok(()) => Some(thread),
+            Err(e) => {
+                tracing::warn!(game = view.id, error = %e, "could not store the thread");
+                None
+            }
+        }
+    }
+
+    /// Archives the thread of a game called off, or of a tournament called off: the server's
+    /// active threads are few (1,000), and a thread of nothing would hold one for a week.
+    pub async fn archive_thread(&self, http: &Http, thread: Option<&str>) {
+        if let Some(thread) = thread.and_then(post::parse_id) {
+            self.poster
+                .archive(http, serenity::ChannelId::new(thread))
+                .await;
+        }
+    }
+
+    /// Opens a tournament's thread in its channel, where its news and crosstables are posted.
+    pub async fn open_tournament_thread(&self, http: &Http, view: &crate::service::TournamentView) {
+        let Some(channel) = view.channel.as_deref().and_then(post::parse_id) else {
+            return;
+        };
+        let name = format!("Tournament #{} {}", view.id, view.name);
+        let Some(thread) = self
+            .poster
+            .open_thread(http, serenity::ChannelId::new(channel), &name)
+            .await
+        else {
+            return;
+        };
+        if let Err(e) = self
+            .service
+            .set_tournament_thread(view.id, Some(&thread.to_string()))
+            .await
+        {
+            tracing::warn!(tournament = view.id, error = %e, "could not store the thread");
+        }
+    }
+
+    /// Delivers the notices due now, claimed as the sweeper claims them: the games a command
+    /// began, or a round it paired, are announced at once rather than at the next sweep.
+    /// Each batch is small, so that its claim never runs out while its games' threads are being
+    /// opened; the sweeper delivers whatever is left.
+    pub async fn deliver_due(&self, http: &Http) {
+        const BATCH: i64 = 5;
+        const BATCHES: usize = 20;
+        for _ in 0..BATCHES {
+            let claimed = match self.service.claim_notices_up_to(BATCH).await {
+                Ok(claimed) => claimed,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not claim notices; the sweeper will");
+                    return;
+                }
+            };
+            let full = claimed.len() as i64 == BATCH;
+            for notice in claimed {
+                let id = notice.id;
+                let how = self.deliver(http, notice).await;
+                if let Err(e) = self.service.tried(id, how).await {
+                    tracing::warn!(notice = id, error = %e, "could not record a delivery");
+                }
+            }
+            if !full {
+                return;
+            }
+        }
+    }
+
+    /// Delivers a notice where its game is played, as the service made it ready to show:
+    /// delivered, to be tried again, or given up (its game cannot be shown, or Discord refuses
+    /// for good: the bot was removed, the channel is gone). A tournament's news goes to the
+    /// tournament's thread; a game begun by a tournament gets its own thread first.
+    pub async fn deliver(&self, http: &Http, notice: Notice) -> Delivery {
+        match self.service.notice_shown(&notice).await {
+            Ok(Shown::Game(news)) => self.deliver_game(http, notice.id, news).await,
+            Ok(Shown::Tournament(news)) => self.deliver_tournament(http, notice.id, news).await,
+            Err(ServiceError::Database(e)) => {
+                tracing::warn!(notice = notice.id, error = %e, "notice not delivered yet");
+                Delivery::Retry
+            }
+            Err(e) => {
+                tracing::warn!(notice = notice.id, error = %e, "the notice cannot be shown; given up");
+                Delivery::GiveUp
+            }
+        }
+    }
+
+    /// Posts a game's news in its thread (opened first where it has none), then the direct
+    /// messages it brings.
+    async fn deliver_game(&self, http: &Http, notice: i64, mut shown: GameNews) -> Delivery {
+        if shown.wants_thread() {
+            shown.view.thread = self.open_game_thread(http, &shown.view).await;
+        }
+        let reply = commands::news_reply(&shown.news, &shown.view, shown.board.take());
+        let nonce = format!("n{notice}");
+        let view = &shown.view;
+        match self
+            .poster
+            .post_to_game(http, &self.service, view, &reply, &nonce)
+            .await
+        {
+            Ok(_) => {
+                self.direct_messages(http, view, &shown.news).await;
+                if view.aborted {
+                    self.archive_thread(http, view.thread.as_deref()).await;
+                }
+                Delivery::Delivered
+            }
+            Err(e) => failed(notice, &e),
+        }
+    }
+
+    /// Posts a tournament's news in its thread: the standings, the crosstable, and the winner
+    /// at the end.
+    async fn deliver_tournament(
+        &self,
+        http: &Http,
+        notice: i64,
+        shown: TournamentNews,
+    ) -> Delivery {
+        let mut reply = Reply::text(shown.text(&style::DiscordStyle)).mention(
+            shown
+                .pinged()
+                .and_then(|w| post::parse_id(&w.key))
+                .map(serenity::UserId::new),
+        );
+        if let Some(png) = shown.crosstable {
+            reply = reply.file("crosstable.png", png);
+        }
+        let view = &shown.table.view;
+        let place = |id: &Option<String>| {
+            id.as_deref()
+                .and_then(post::parse_id)
+                .map(serenity::ChannelId::new)
+        };
+        let nonce = format!("n{notice}");
+        match self
+            .poster
+            .post_in(
+                http,
+                (place(&view.thread), place(&view.channel)),
+                &reply,
+                &nonce,
+                || async {
+                    if let Err(e) = self.service.set_tournament_thread(view.id, None).await {
+                        tracing::warn!(tournament = view.id, error = %e, "could not forget the thread");
+                    }
+                },
+            )
+            .await
+        {
+            Ok(()) => Delivery::Delivered,
+            // A tournament with no channel to post in (made outside Discord) never will have one.
+            Err(serenity::Error::Other(_)) => Delivery::GiveUp,
+            Err(e) => failed(notice, &e),
+        }
+    }
+}
+
+/// What a failed post of a notice means: given up when Discord refuses it for good (the bot was
+/// removed, the channel is gone), otherwise tried again later.
+fn failed(notice: i64, e: &serenity::Error) -> Delivery {
+    if post::refusal(e).is_some_and(|(status, _)| matches!(status, 403 | 404)) {
+        tracing::warn!(notice, error = %e, "Discord refuses the notice for good; given up");
+        Delivery::GiveUp
+    } else {
+        tracing::warn!(notice, error = %e, "notice not delivered yet");
+        Delivery::Retry
+    }
+}
+
+impl Bot {
+    /// Tells the players who asked for direct messages of the turn or reminder this news brings
+    /// them. A player whose direct messages are closed is told so in the game's thread, once:
+    /// their direct messages are switched off.
+    pub async fn direct_messages(&self, http: &Http, view: &crate::service::GameView, news: &News) {
+        let style = &style::DiscordStyle;
+        for to in &view.players {
+            let Some(said) = text::direct_message(news, view, to, style) else {
+                continue;
+            };
+            let Some(user) = post::parse_id(&to.key).map(serenity::UserId::new) else {
+                continue;
+            };
+            match self.service.wants_direct_messages(to).await {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not read a player's settings");
+                    continue;
+                }
+            }
+            let sent = match user.create_dm_channel(http).await {
+                Ok(channel) => channel
+                    .id
+                    .send_message(
+                        http,
+                        // Nobody but the addressee may be pinged, whatever the text holds.
+                        serenity::CreateMessage::new()
+                            .content(said)
+                            .allowed_mentions(serenity::CreateAllowedMentions::new().users([user])),
+                    )
+                    .await
+                    .map(|_| ()),
+                Err(e) => Err(e),
+            };
+            let Err(e) = sent else {
+                continue;
+            };
+            // 50007: the user takes no direct messages from the bot.
+            if post::refusal(&e).is_some_and(|(status, code)| status == 403 || code == 50007) {
+                if let Err(e) = self.service.set_direct_messages(to, false).await {
+                    tracing::warn!(error = %e, "could not switch direct messages off");
+                }
+                let note = Reply::text(text::direct_messages_closed(to, style))
+                    .mention(post::parse_id(&to.key).map(serenity::UserId::new));
+                let nonce = format!("dm{}-{}", view.id, view.turns);
+                if let Err(e) = self
+                    .poster
+                    .post_to_game(http, &self.service, view, &note, &nonce)
+                    .await
+                {
+                    tracing::warn!(game = view.id, error = %e, "could not say that DMs are closed");
+                }
+            } else {
+                tracing::warn!(game = view.id, error = %e, "a direct message failed");
+            }
+        }
+    }
+}

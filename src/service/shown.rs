@@ -1,0 +1,102 @@
+//! A kept notice made ready to show, decided once for both front ends: what is said (with the
+//! style each front end writes in), which picture goes with it, and whom it may ping. Discord
+//! posts it where the game is played; the local mode prints it and saves the picture. Neither
+//! decides anything of its own about a notice.
+
+use super::tournaments::Crosstable;
+use super::{text, GameView, News, Notice, Person, Service, ServiceError};
+use text::Style;
+
+/// What a kept notice shows.
+pub enum Shown {
+    Game(GameNews),
+    Tournament(TournamentNews),
+}
+
+/// A game's news with the game as it stands now.
+pub struct GameNews {
+    pub news: News,
+    pub view: GameView,
+    /// The board now, for news of the board (a move, the start); none when it could not be drawn
+    /// (the news is still shown).
+    pub board: Option<Vec<u8>>,
+}
+
+/// A tournament's standings after a result, and its winner at the end.
+pub struct TournamentNews {
+    pub table: Crosstable,
+    /// The result that ended the tournament: its winner is named (and pinged) by this news only.
+    pub ended: bool,
+    /// The crosstable's picture; none when it could not be drawn.
+    pub crosstable: Option<Vec<u8>>,
+}
+
+impl GameNews {
+    /// What is said: the news, then who is called to move.
+    pub fn text(&self, s: &dyn Style) -> String {
+        text::post(&self.news, &self.view, s)
+    }
+
+    /// A game begun with no thread yet (a tournament's) is given one before its news.
+    pub fn wants_thread(&self) -> bool {
+        self.news == News::Started && self.view.thread.is_none()
+    }
+}
+
+impl TournamentNews {
+    pub fn text(&self, s: &dyn Style) -> String {
+        text::tournament_news(&self.table, self.ended, s)
+    }
+
+    /// Whom the post may ping: the winner, once, by the news that ended it.
+    pub fn pinged(&self) -> Option<&Person> {
+        self.table.view.winner.as_ref().filter(|_| self.ended)
+    }
+}
+
+impl Shown {
+    /// What is said, in style `s`.
+    pub fn text(&self, s: &dyn Style) -> String {
+        match self {
+            Shown::Game(g) => g.text(s),
+            Shown::Tournament(t) => t.text(s),
+        }
+    }
+}
+
+impl Service {
+    /// The notice made ready to show. A database error means "try again later"; any other
+    /// means its game or tournament cannot be shown at all.
+    pub async fn notice_shown(&self, notice: &Notice) -> Result<Shown, ServiceError> {
+        if let Some(tournament) = notice.tournament() {
+            let table = self.tournament_standings(Some(tournament)).await?;
+            let crosstable = match self.crosstable_picture(&table).await {
+                Ok(png) => Some(png),
+                Err(e) => {
+                    tracing::warn!(notice = notice.id, error = %e, "tournament news without its crosstable");
+                    None
+                }
+            };
+            return Ok(Shown::Tournament(TournamentNews {
+                table,
+                ended: notice.ends_tournament(),
+                crosstable,
+            }));
+        }
+        let view = self.game(notice.game_id).await?;
+        let news = notice.news();
+        let board = if news.shows_board() {
+            match self.game_picture(view.id).await {
+                Ok(png) if !png.is_empty() => Some(png),
+                Ok(_) => None,
+                Err(e) => {
+                    tracing::warn!(notice = notice.id, error = %e, "a kept notice without its picture");
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        Ok(Shown::Game(GameNews { news, view, board }))
+    }
+}

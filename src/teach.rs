@@ -14,7 +14,7 @@ use std::sync::mpsc;
 use crate::cli::CliError;
 use crate::engine::eval::{mopping_up, Board};
 use crate::engine::teach::{self, quiet, result_for_defenders, Example, Fit};
-use crate::engine::weights::{self, family_name, Group, WeightSet, TERMS};
+use crate::engine::weights::{self, family_name, Group, WeightSet, Weights, TERMS};
 use crate::engine::Eval;
 use crate::notation::recorded_game;
 use crate::rules::{parse_position, write_position, Family, Side, Variant};
@@ -195,72 +195,7 @@ pub fn tune(plan: &Tune) -> Result<(String, String), CliError> {
     let mut report = String::new();
     for &family in &plan.families {
         let row = &base.rows[weights::family_index(family)];
-        // The examples, first without the search's scores (the slope is fitted to results).
-        let mut raw: Vec<(&'static Variant, crate::rules::Position, f64, Option<i32>)> = Vec::new();
-        for path in &plan.positions {
-            let text = read(path)?;
-            for (n, line) in text.lines().enumerate() {
-                let fields: Vec<&str> = line.split('\t').collect();
-                let [id, position, result, score] = fields[..] else {
-                    return Err(CliError::message(format!(
-                        "{}:{}: expected four fields",
-                        path.display(),
-                        n + 1
-                    )));
-                };
-                let v: &'static Variant = crate::cli::variant(id)?;
-                if v.family != family {
-                    continue;
-                }
-                let pos = parse_position(v, position)
-                    .map_err(|e| CliError::message(format!("{}:{}: {e}", path.display(), n + 1)))?;
-                let result = match result {
-                    "defenders" => 1.0,
-                    "attackers" => 0.0,
-                    "draw" | "unfinished" => 0.5,
-                    other => {
-                        return Err(CliError::message(format!(
-                            "{}:{}: unknown result \"{other}\"",
-                            path.display(),
-                            n + 1
-                        )))
-                    }
-                };
-                let score = score.parse::<i32>().ok();
-                if quiet(&pos) && !mopping_up(&pos) {
-                    raw.push((v, pos, result, score));
-                }
-            }
-        }
-        for (v, path) in &plan.games {
-            if v.family != family {
-                continue;
-            }
-            for line in read(path)?.lines() {
-                let Some((game, winner)) = recorded_game(v, line) else {
-                    continue;
-                };
-                let ended = game.outcome().is_some()
-                    || line.trim_end().ends_with("Black")
-                    || line.trim_end().ends_with("White")
-                    || line.trim_end().ends_with("Draw");
-                if !ended {
-                    continue;
-                }
-                let result = result_for_defenders(winner);
-                let mut pos = crate::rules::Position::start(v);
-                let moves = game.turns().iter().flat_map(|t| t.moves.iter());
-                for (ply, m) in moves.enumerate() {
-                    if ply >= plan.skip && quiet(&pos) && !mopping_up(&pos) {
-                        raw.push((v, pos.clone(), result, None));
-                    }
-                    match pos.play(m.mv) {
-                        Ok((next, _)) => pos = next,
-                        Err(_) => break,
-                    }
-                }
-            }
-        }
+        let raw = examples_of(plan, family)?;
         if raw.is_empty() {
             let _ = std::fmt::Write::write_fmt(
                 &mut report,
@@ -268,51 +203,8 @@ pub fn tune(plan: &Tune) -> Result<(String, String), CliError> {
             );
             continue;
         }
-        let results: Vec<Example> = raw
-            .iter()
-            .map(|(v, pos, r, _)| Example::new(Board::with(v, plan.from), pos, *r, None, 0.0, 1.0))
-            .collect();
-        // The curve first: its slope is kept through the fit, its offset is where the bias
-        // starts (the starting set may have none).
-        let mut row = row.clone();
-        let mut start: Vec<f64> = row.values.iter().map(|v| f64::from(*v)).collect();
-        let (k, offset) = teach::best_curve(&results, &start);
-        if !centred(family) {
-            row.values[Group::Bias.at()] += offset.round() as i32;
-            start[Group::Bias.at()] = f64::from(row.values[Group::Bias.at()]);
-        }
-        let row = &row;
-        let examples: Vec<Example> = raw
-            .iter()
-            .map(|(v, pos, r, s)| {
-                Example::new(Board::with(v, plan.from), pos, *r, *s, k, plan.lambda)
-            })
-            .collect();
-        let fit = Fit {
-            k,
-            epochs: plan.epochs,
-            rate: 2.0,
-            anchor: 1e-7,
-        };
-        let (fitted, before, after) = teach::fit(&examples, row, &frozen(family), fit);
-        // The winning-chance curve of the fitted weights, from the results alone.
-        let taught: Vec<f64> = fitted.values.iter().map(|v| f64::from(*v)).collect();
-        let (slope, _) = teach::best_curve(&results, &taught);
-        let _ = std::fmt::Write::write_fmt(
-            &mut report,
-            format_args!(
-                "{}: {} positions, slope {:.5}, error {:.5} -> {:.5}; the fitted weights' slope \
-                 {:.5}, error on results {:.5} -> {:.5}\n",
-                family_name(family),
-                examples.len(),
-                k,
-                before,
-                after,
-                slope,
-                teach::error(&results, &start, k),
-                teach::error(&results, &taught, slope),
-            ),
-        );
+        let (fitted, said) = fit_family(plan, family, row, &raw);
+        report.push_str(&said);
         rows[weights::family_index(family)] = fitted;
     }
     let set = WeightSet { rows };
@@ -326,4 +218,124 @@ pub fn tune(plan: &Tune) -> Result<(String, String), CliError> {
         families.join(", ")
     );
     Ok((weights::write(&set, &header), report))
+}
+
+/// A family's training positions: (variant, position, the game's result for the defenders, the
+/// search's score where self-play wrote one), from the positions files and the recorded games.
+type Raw = (&'static Variant, crate::rules::Position, f64, Option<i32>);
+
+/// The quiet positions of `family` in the plan's positions files and recorded games.
+fn examples_of(plan: &Tune, family: Family) -> Result<Vec<Raw>, CliError> {
+    // The examples, first without the search's scores (the slope is fitted to results).
+    let mut raw: Vec<Raw> = Vec::new();
+    for path in &plan.positions {
+        let text = read(path)?;
+        for (n, line) in text.lines().enumerate() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [id, position, result, score] = fields[..] else {
+                return Err(CliError::message(format!(
+                    "{}:{}: expected four fields",
+                    path.display(),
+                    n + 1
+                )));
+            };
+            let v: &'static Variant = crate::cli::variant(id)?;
+            if v.family != family {
+                continue;
+            }
+            let pos = parse_position(v, position)
+                .map_err(|e| CliError::message(format!("{}:{}: {e}", path.display(), n + 1)))?;
+            let result = match result {
+                "defenders" => 1.0,
+                "attackers" => 0.0,
+                "draw" | "unfinished" => 0.5,
+                other => {
+                    return Err(CliError::message(format!(
+                        "{}:{}: unknown result \"{other}\"",
+                        path.display(),
+                        n + 1
+                    )))
+                }
+            };
+            let score = score.parse::<i32>().ok();
+            if quiet(&pos) && !mopping_up(&pos) {
+                raw.push((v, pos, result, score));
+            }
+        }
+    }
+    for (v, path) in &plan.games {
+        if v.family != family {
+            continue;
+        }
+        for line in read(path)?.lines() {
+            let Some((game, winner)) = recorded_game(v, line) else {
+                continue;
+            };
+            let ended = game.outcome().is_some()
+                || line.trim_end().ends_with("Black")
+                || line.trim_end().ends_with("White")
+                || line.trim_end().ends_with("Draw");
+            if !ended {
+                continue;
+            }
+            let result = result_for_defenders(winner);
+            let mut pos = crate::rules::Position::start(v);
+            let moves = game.turns().iter().flat_map(|t| t.moves.iter());
+            for (ply, m) in moves.enumerate() {
+                if ply >= plan.skip && quiet(&pos) && !mopping_up(&pos) {
+                    raw.push((v, pos.clone(), result, None));
+                }
+                match pos.play(m.mv) {
+                    Ok((next, _)) => pos = next,
+                    Err(_) => break,
+                }
+            }
+        }
+    }
+    Ok(raw)
+}
+
+/// Fits `row` (a family's weights) to its positions; the fitted row and a line on the fit.
+fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weights, String) {
+    let results: Vec<Example> = raw
+        .iter()
+        .map(|(v, pos, r, _)| Example::new(Board::with(v, plan.from), pos, *r, None, 0.0, 1.0))
+        .collect();
+    // The curve first: its slope is kept through the fit, its offset is where the bias
+    // starts (the starting set may have none).
+    let mut row = row.clone();
+    let mut start: Vec<f64> = row.values.iter().map(|v| f64::from(*v)).collect();
+    let (k, offset) = teach::best_curve(&results, &start);
+    if !centred(family) {
+        row.values[Group::Bias.at()] += offset.round() as i32;
+        start[Group::Bias.at()] = f64::from(row.values[Group::Bias.at()]);
+    }
+    let row = &row;
+    let examples: Vec<Example> = raw
+        .iter()
+        .map(|(v, pos, r, s)| Example::new(Board::with(v, plan.from), pos, *r, *s, k, plan.lambda))
+        .collect();
+    let fit = Fit {
+        k,
+        epochs: plan.epochs,
+        rate: 2.0,
+        anchor: 1e-7,
+    };
+    let (fitted, before, after) = teach::fit(&examples, row, &frozen(family), fit);
+    // The winning-chance curve of the fitted weights, from the results alone.
+    let taught: Vec<f64> = fitted.values.iter().map(|v| f64::from(*v)).collect();
+    let (slope, _) = teach::best_curve(&results, &taught);
+    let said = format!(
+        "{}: {} positions, slope {:.5}, error {:.5} -> {:.5}; the fitted weights' slope \
+             {:.5}, error on results {:.5} -> {:.5}\n",
+        family_name(family),
+        examples.len(),
+        k,
+        before,
+        after,
+        slope,
+        teach::error(&results, &start, k),
+        teach::error(&results, &taught, slope),
+    );
+    (fitted, said)
 }

@@ -100,10 +100,52 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
         answers: config.answers.clone(),
         inflight: Inflight::default(),
     });
-    let data = bot.clone();
+    let framework = framework(bot.clone(), &config);
+    let client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
+        .framework(framework)
+        .await
+        .map_err(StartError::Discord)?;
+    let shards = client.shard_manager.clone();
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let (deliverer, http) = (bot.clone(), client.http.clone());
+    // At least once a lease: a notice left claimed by a process that died is delivered soon
+    // after its claim runs out.
+    let sweep_every = config
+        .sweep_every
+        .min(Duration::from_secs(service.lease().max(1) as u64));
+    let sweeper = service.spawn_sweeper(sweep_every, stopped.clone(), {
+        let (deliverer, http) = (deliverer.clone(), http.clone());
+        move |notice| {
+            let (bot, http) = (deliverer.clone(), http.clone());
+            async move { bot.deliver(&http, notice).await }
+        }
+    });
+    let puzzles = [
+        service.spawn_puzzle_maker(sweep_every, config.corpus_puzzles, stopped.clone()),
+        spawn_daily_puzzles(bot.clone(), http.clone(), sweep_every, stopped.clone()),
+    ];
+    let player = service.spawn_bot_player(stopped, move |notice| {
+        let (bot, http) = (deliverer.clone(), http.clone());
+        async move { bot.deliver(&http, notice).await }
+    });
+    let client = tokio::spawn(run_shards(client, config.shards));
+    Ok(Running {
+        client,
+        shards,
+        stop,
+        sweeper,
+        player,
+        puzzles,
+        bot,
+    })
+}
+
+/// The commands and their handlers; the process that runs shard 0 (or the only one) registers
+/// the commands, in one server when `DISCORD_GUILD_ID` says so.
+fn framework(data: Arc<Bot>, config: &Config) -> poise::Framework<Arc<Bot>, Error> {
     let guild = config.guild_id;
     let registers = config.shards.is_none_or(|s| s.registers());
-    let framework = poise::Framework::builder()
+    poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: commands::all(),
             on_error: |error| Box::pin(on_error(error)),
@@ -133,60 +175,28 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
                 Ok(data)
             })
         })
-        .build();
-    let mut client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
-        .framework(framework)
-        .await
-        .map_err(StartError::Discord)?;
-    let shards = client.shard_manager.clone();
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let (deliverer, http) = (bot.clone(), client.http.clone());
-    // At least once a lease: a notice left claimed by a process that died is delivered soon
-    // after its claim runs out.
-    let sweep_every = config
-        .sweep_every
-        .min(Duration::from_secs(service.lease().max(1) as u64));
-    let sweeper = service.spawn_sweeper(sweep_every, stopped.clone(), {
-        let (deliverer, http) = (deliverer.clone(), http.clone());
-        move |notice| {
-            let (bot, http) = (deliverer.clone(), http.clone());
-            async move { bot.deliver(&http, notice).await }
+        .build()
+}
+
+/// Runs the client's shards: the range given, or as many as Discord recommends.
+async fn run_shards(
+    mut client: serenity::Client,
+    shards: Option<super::Shards>,
+) -> Result<(), serenity::Error> {
+    match shards {
+        // serenity reads the range's end as included: `first..last` starts `first` to `last`
+        // (pinned by a test against the fake Discord).
+        Some(s) => {
+            tracing::info!(
+                first = s.first,
+                last = s.last,
+                total = s.total,
+                "starting shards"
+            );
+            client.start_shard_range(s.first..s.last, s.total).await
         }
-    });
-    let puzzles = [
-        service.spawn_puzzle_maker(sweep_every, config.corpus_puzzles, stopped.clone()),
-        spawn_daily_puzzles(bot.clone(), http.clone(), sweep_every, stopped.clone()),
-    ];
-    let player = service.spawn_bot_player(stopped, move |notice| {
-        let (bot, http) = (deliverer.clone(), http.clone());
-        async move { bot.deliver(&http, notice).await }
-    });
-    let shards_run = config.shards;
-    let client = tokio::spawn(async move {
-        match shards_run {
-            // serenity reads the range's end as included: `first..last` starts `first` to `last`
-            // (pinned by a test against the fake Discord).
-            Some(s) => {
-                tracing::info!(
-                    first = s.first,
-                    last = s.last,
-                    total = s.total,
-                    "starting shards"
-                );
-                client.start_shard_range(s.first..s.last, s.total).await
-            }
-            None => client.start_autosharded().await,
-        }
-    });
-    Ok(Running {
-        client,
-        shards,
-        stop,
-        sweeper,
-        player,
-        puzzles,
-        bot,
-    })
+        None => client.start_autosharded().await,
+    }
 }
 
 /// Daily posts made in one round of [`spawn_daily_puzzles`] at most.

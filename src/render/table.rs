@@ -109,58 +109,9 @@ pub fn crosstable(title: &str, rows: &[CrossRow], theme: Theme) -> Option<Vec<u8
             (points_x + POINTS + TIE_BREAK / 2, top + ROW / 2),
             centre(15),
         ))?;
+        let ink = Ink { text, muted };
         for (r, row) in rows.iter().enumerate() {
-            let r = r as i32;
-            let y = top + (r + 1) * ROW;
-            // Every other row banded, faintly, so that a row is easy to follow across.
-            if r % 2 == 0 {
-                root.draw(&Rectangle::new(
-                    [(MARGIN, y), (width - MARGIN, y + ROW)],
-                    text.mix(0.08).filled(),
-                ))?;
-            }
-            let mid = y + ROW / 2;
-            root.draw(&Text::new(
-                (r + 1).to_string(),
-                (MARGIN + PLACE / 2, mid),
-                centre(15),
-            ))?;
-            let style = if row.withdrawn {
-                (FAMILY, 15)
-                    .into_font()
-                    .color(&muted)
-                    .pos(Pos::new(HPos::Left, VPos::Center))
-            } else {
-                left(15)
-            };
-            let name = fitted(&row.name, row.withdrawn, |t| {
-                root.estimate_text_size(t, &style)
-                    .map_or(u32::MAX, |(w, _)| w)
-            });
-            root.draw(&Text::new(name, (MARGIN + PLACE + 4, mid), style))?;
-            for c in 0..n {
-                let x = cells_x + c * CELL;
-                if c == r {
-                    root.draw(&Rectangle::new(
-                        [(x + 2, y + 2), (x + CELL - 2, y + ROW - 2)],
-                        muted.filled(),
-                    ))?;
-                    continue;
-                }
-                if let Some(Some(score)) = row.cells.get(c as usize) {
-                    root.draw(&Text::new(score.clone(), (x + CELL / 2, mid), centre(15)))?;
-                }
-            }
-            root.draw(&Text::new(
-                row.points.clone(),
-                (points_x + POINTS / 2, mid),
-                centre(16),
-            ))?;
-            root.draw(&Text::new(
-                row.tie_break.clone(),
-                (points_x + POINTS + TIE_BREAK / 2, mid),
-                centre(14),
-            ))?;
+            draw_row(&root, row, r as i32, (n, width), ink)?;
         }
         root.present()?;
         Ok(())
@@ -175,6 +126,78 @@ pub fn crosstable(title: &str, rows: &[CrossRow], theme: Theme) -> Option<Vec<u8
         indexed_png(&pixels, w, h)
             .unwrap_or_else(|| rgb_png_with(&pixels, w, h, png::Compression::Balanced)),
     )
+}
+
+/// The two colours of a crosstable's ink: its text, and what is muted (withdrawn players, the
+/// cells of a player against themself).
+#[derive(Clone, Copy)]
+struct Ink {
+    text: RGBColor,
+    muted: RGBColor,
+}
+
+/// Draws place `r`'s row of a crosstable of `n` rows, `width` pixels wide.
+fn draw_row(
+    root: &DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>,
+    row: &CrossRow,
+    r: i32,
+    (n, width): (i32, i32),
+    Ink { text, muted }: Ink,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let font = |s: u32, colour: &RGBColor, h: HPos| {
+        (FAMILY, s)
+            .into_font()
+            .color(colour)
+            .pos(Pos::new(h, VPos::Center))
+    };
+    let centre = |s: u32| font(s, &text, HPos::Center);
+    let top = MARGIN + TITLE;
+    let cells_x = MARGIN + PLACE + NAME;
+    let points_x = cells_x + n * CELL;
+    let y = top + (r + 1) * ROW;
+    // Every other row banded, faintly, so that a row is easy to follow across.
+    if r % 2 == 0 {
+        root.draw(&Rectangle::new(
+            [(MARGIN, y), (width - MARGIN, y + ROW)],
+            text.mix(0.08).filled(),
+        ))?;
+    }
+    let mid = y + ROW / 2;
+    root.draw(&Text::new(
+        (r + 1).to_string(),
+        (MARGIN + PLACE / 2, mid),
+        centre(15),
+    ))?;
+    let style = font(15, if row.withdrawn { &muted } else { &text }, HPos::Left);
+    let name = fitted(&row.name, row.withdrawn, |t| {
+        root.estimate_text_size(t, &style)
+            .map_or(u32::MAX, |(w, _)| w)
+    });
+    root.draw(&Text::new(name, (MARGIN + PLACE + 4, mid), style))?;
+    for c in 0..n {
+        let x = cells_x + c * CELL;
+        if c == r {
+            root.draw(&Rectangle::new(
+                [(x + 2, y + 2), (x + CELL - 2, y + ROW - 2)],
+                muted.filled(),
+            ))?;
+            continue;
+        }
+        if let Some(Some(score)) = row.cells.get(c as usize) {
+            root.draw(&Text::new(score.clone(), (x + CELL / 2, mid), centre(15)))?;
+        }
+    }
+    root.draw(&Text::new(
+        row.points.clone(),
+        (points_x + POINTS / 2, mid),
+        centre(16),
+    ))?;
+    root.draw(&Text::new(
+        row.tie_break.clone(),
+        (points_x + POINTS + TIE_BREAK / 2, mid),
+        centre(14),
+    ))?;
+    Ok(())
 }
 
 /// The picture as an indexed PNG of its colours at 16 levels a channel, when there are 256 of

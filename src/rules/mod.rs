@@ -13,6 +13,7 @@
 
 mod by_side;
 mod capture;
+mod catalogue;
 mod cell;
 mod check;
 mod ending;

@@ -188,38 +188,8 @@ impl Service {
         }
         let (a, d) = (after.attackers, after.defenders);
         for side in Side::BOTH {
-            let (id, old, new) = (ids[side], before[side], after[side]);
-            sqlx::query(
-                "INSERT INTO ratings (pool, player, variant, rating, deviation, volatility, games,
-                                      rated_at)
-                 VALUES ($7, $1, $2, $3, $4, $5, 1, $6)
-                 ON CONFLICT(pool, player, variant) DO UPDATE SET rating = $3, deviation = $4,
-                    volatility = $5, games = ratings.games + 1, rated_at = $6",
-            )
-            .bind(id)
-            .bind(row.variant)
-            .bind(new.rating)
-            .bind(new.deviation)
-            .bind(new.volatility)
-            .bind(now)
-            .bind(&pool)
-            .execute(&mut *conn)
-            .await?;
-            sqlx::query(
-                "INSERT INTO rating_changes (game_id, player, variant, before, after, deviation, at,
-                                             pool)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            )
-            .bind(row.id)
-            .bind(id)
-            .bind(row.variant)
-            .bind(old.rating)
-            .bind(new.rating)
-            .bind(new.deviation)
-            .bind(now)
-            .bind(&pool)
-            .execute(&mut *conn)
-            .await?;
+            let change = (before[side], after[side]);
+            write_rating(conn, (&pool, ids[side]), row, change, now).await?;
         }
         row.attacker_before = Some(before.attackers.rating);
         row.attacker_after = Some(a.rating);
@@ -418,39 +388,7 @@ impl Service {
         .bind(&pool)
         .fetch_all(&mut *conn)
         .await?;
-        let mut standings: Vec<Standing> = Vec::new();
-        fn standing<'s>(list: &'s mut Vec<Standing>, v: &'static Variant) -> &'s mut Standing {
-            if let Some(i) = list.iter().position(|s| std::ptr::eq(s.variant, v)) {
-                return &mut list[i];
-            }
-            list.push(Standing {
-                variant: v,
-                rating: None,
-                as_attackers: Tally::default(),
-                as_defenders: Tally::default(),
-                history: Vec::new(),
-            });
-            list.last_mut().expect("just pushed")
-        }
-        for (variant, attacks, result, n) in results {
-            let attacks = attacks.0;
-            let s = standing(&mut standings, variant.0);
-            let side = if attacks {
-                Side::Attackers
-            } else {
-                Side::Defenders
-            };
-            let tally = if attacks {
-                &mut s.as_attackers
-            } else {
-                &mut s.as_defenders
-            };
-            match result.winner() {
-                Some(w) if w == side => tally.won += n,
-                Some(_) => tally.lost += n,
-                None => tally.drawn += n,
-            }
-        }
+        let mut standings = tallied(results);
         let ratings: Vec<(VariantId, f64, f64, f64, i64)> = sqlx::query_as(
             "SELECT variant, rating, deviation, volatility, rated_at FROM ratings
              WHERE pool = $1 AND player = $2",
@@ -546,4 +484,88 @@ impl Service {
             Scope::Direct => Err(ServiceError::NotInServer),
         }
     }
+}
+
+/// Writes a player's new rating in a pool (`player` = (pool, id)) after `game`, and the change
+/// from `old` beside it.
+async fn write_rating(
+    conn: &mut AnyConnection,
+    (pool, id): (&str, i64),
+    game: &GameRow,
+    (old, new): (Rating, Rating),
+    now: i64,
+) -> Result<(), ServiceError> {
+    sqlx::query(
+        "INSERT INTO ratings (pool, player, variant, rating, deviation, volatility, games,
+                              rated_at)
+         VALUES ($7, $1, $2, $3, $4, $5, 1, $6)
+         ON CONFLICT(pool, player, variant) DO UPDATE SET rating = $3, deviation = $4,
+            volatility = $5, games = ratings.games + 1, rated_at = $6",
+    )
+    .bind(id)
+    .bind(game.variant)
+    .bind(new.rating)
+    .bind(new.deviation)
+    .bind(new.volatility)
+    .bind(now)
+    .bind(pool)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "INSERT INTO rating_changes (game_id, player, variant, before, after, deviation, at,
+                                     pool)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(game.id)
+    .bind(id)
+    .bind(game.variant)
+    .bind(old.rating)
+    .bind(new.rating)
+    .bind(new.deviation)
+    .bind(now)
+    .bind(pool)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// A variant's standing in `list`, added empty if it has none yet.
+fn standing<'s>(list: &'s mut Vec<Standing>, v: &'static Variant) -> &'s mut Standing {
+    if let Some(i) = list.iter().position(|s| std::ptr::eq(s.variant, v)) {
+        return &mut list[i];
+    }
+    list.push(Standing {
+        variant: v,
+        rating: None,
+        as_attackers: Tally::default(),
+        as_defenders: Tally::default(),
+        history: Vec::new(),
+    });
+    list.last_mut().expect("just pushed")
+}
+
+/// The standings made from a player's results (variant, whether they attacked, result, count):
+/// each variant's wins, draws and losses by side, not yet rated.
+fn tallied(results: Vec<(VariantId, Flag, GameResult, i64)>) -> Vec<Standing> {
+    let mut standings: Vec<Standing> = Vec::new();
+    for (variant, attacks, result, n) in results {
+        let attacks = attacks.0;
+        let s = standing(&mut standings, variant.0);
+        let side = if attacks {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        let tally = if attacks {
+            &mut s.as_attackers
+        } else {
+            &mut s.as_defenders
+        };
+        match result.winner() {
+            Some(w) if w == side => tally.won += n,
+            Some(_) => tally.lost += n,
+            None => tally.drawn += n,
+        }
+    }
+    standings
 }

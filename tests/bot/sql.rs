@@ -205,3 +205,79 @@ fn one_function_begins_every_game_and_one_ends_every_game() {
     });
     assert_eq!(ends, ["src/service/finish.rs"], "results are written by");
 }
+
+/// Functions allowed past 100 lines: tables and parsers, each a list of cases read one by one.
+const LONG_BY_NATURE: [(&str, &str); 7] = [
+    // The sentence of every refusal.
+    ("src/service/text/refusal.rs", "refusal"),
+    // A command read from its options, one arm per command.
+    ("src/commands/apply.rs", "apply"),
+    // Each kind of answer as Discord shows it, and as the local mode prints it.
+    ("src/discord/commands/show.rs", "show"),
+    ("src/local.rs", "show"),
+    // Parsers: a game record, a setup string.
+    ("src/notation/record.rs", "read_record"),
+    ("src/rules/setup.rs", "parse_setup"),
+    // A variant's board built from its row of the catalogue.
+    ("src/rules/variant.rs", "build"),
+];
+
+#[test]
+fn no_source_file_is_over_600_lines_nor_a_function_over_100() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    sources(&root.join("src"), &mut files);
+    let mut wrong = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let shown = file.strip_prefix(root).unwrap().display().to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.len() > 600 {
+            wrong.push(format!("{shown}: {} lines", lines.len()));
+        }
+        for (i, line) in lines.iter().enumerate() {
+            let Some((indent, name)) = function_at(line) else {
+                continue;
+            };
+            let close = format!("{indent}}}");
+            let Some(end) = lines[i + 1..].iter().position(|l| *l == close) else {
+                continue;
+            };
+            let long = end + 2 > 100;
+            if long && !LONG_BY_NATURE.contains(&(shown.as_str(), name)) {
+                wrong.push(format!("{shown}:{}: fn {name} is {} lines", i + 1, end + 2));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The indentation and name of a function declared on `line`, if one is.
+fn function_at(line: &str) -> Option<(&str, &str)> {
+    let body = line.trim_start();
+    let indent = &line[..line.len() - body.len()];
+    let mut words = body.split_whitespace().peekable();
+    while let Some(w) = words.next() {
+        match w {
+            "pub" | "async" | "const" | "unsafe" => {}
+            w if w.starts_with("pub(") => {}
+            "fn" => {
+                let name = words.next()?;
+                let end = name.find(['(', '<']).unwrap_or(name.len());
+                return Some((indent, &name[..end]));
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+#[test]
+fn the_size_reader_finds_functions() {
+    assert_eq!(
+        function_at("    pub(super) async fn rate("),
+        Some(("    ", "rate"))
+    );
+    assert_eq!(function_at("fn fitted<'a>(x: u8)"), Some(("", "fitted")));
+    assert_eq!(function_at("    let f = fn_like();"), None);
+}

@@ -5,11 +5,15 @@ use std::collections::HashMap;
 
 use sqlx::{AnyConnection, Row};
 
-use super::{Entrant, GameOf, TournamentRow, TournamentView, TOURNAMENT_SELECT};
+use super::{
+    half_points, Crosstable, Entrant, GameOf, StandingLine, TournamentRow, TournamentView,
+    TOURNAMENT_SELECT,
+};
+use crate::render::{crosstable, CrossRow, Theme};
 use crate::rules::{Reason, Side};
 use crate::service::rows::GameResult;
 use crate::service::{Person, Service, ServiceError};
-use crate::tournament::{Outcome, Played, Seed, Status};
+use crate::tournament::{standings, Outcome, Played, Seed, Status};
 
 impl Service {
     /// The tournament's players' ids, by seed.
@@ -251,5 +255,123 @@ impl Service {
             channel: t.channel,
             thread: t.thread,
         })
+    }
+}
+
+impl Service {
+    /// The tournaments of this server: open and running ones, then the last five finished.
+    /// Only those are read: the cost does not grow with the tournaments a server ever made.
+    pub async fn tournaments(&self) -> Result<Vec<TournamentView>, ServiceError> {
+        const FINISHED_SHOWN: i64 = 5;
+        let mut conn = self.pool.acquire().await?;
+        let guild = self.scope.guild().unwrap_or("");
+        let mut ids: Vec<i64> = sqlx::query_scalar(
+            "SELECT id FROM tournaments
+             WHERE COALESCE(guild, '') = $1 AND status IN ('running', 'open')
+             ORDER BY CASE status WHEN 'running' THEN 0 ELSE 1 END, id DESC",
+        )
+        .bind(guild)
+        .fetch_all(&mut *conn)
+        .await?;
+        let finished: Vec<i64> = sqlx::query_scalar(
+            "SELECT id FROM tournaments
+             WHERE COALESCE(guild, '') = $1 AND status NOT IN ('running', 'open')
+             ORDER BY id DESC LIMIT $2",
+        )
+        .bind(guild)
+        .bind(FINISHED_SHOWN)
+        .fetch_all(&mut *conn)
+        .await?;
+        ids.extend(finished);
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            out.push(self.tournament_view(&mut conn, id).await?);
+        }
+        Ok(out)
+    }
+
+    /// A tournament as it stands (the one here when `id` is not given, the newest if several).
+    pub async fn tournament(&self, id: Option<i64>) -> Result<TournamentView, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let t = self
+            .tournament_here(
+                &mut conn,
+                id,
+                &[Status::Open, Status::Running, Status::Finished],
+            )
+            .await?;
+        self.tournament_view(&mut conn, t.id).await
+    }
+
+    /// The standings of a tournament, first place first, with what each player scored against
+    /// each other one.
+    pub async fn tournament_standings(&self, id: Option<i64>) -> Result<Crosstable, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let t = self
+            .tournament_here(
+                &mut conn,
+                id,
+                &[Status::Running, Status::Finished, Status::Open],
+            )
+            .await?;
+        let view = self.tournament_view(&mut conn, t.id).await?;
+        let (seeds, played, byes) = self.results(&mut conn, t.id, None).await?;
+        let table = standings::standings(seeds.len(), &played, &byes);
+        let place_of: HashMap<Seed, usize> =
+            table.iter().enumerate().map(|(i, l)| (l.seed, i)).collect();
+        let mut scores = vec![vec![None; table.len()]; table.len()];
+        for g in &played {
+            let (Some(&a), Some(&d)) = (place_of.get(&g.attacker), place_of.get(&g.defender))
+            else {
+                continue;
+            };
+            for (me, them, seed) in [(a, d, g.attacker), (d, a, g.defender)] {
+                let cell: &mut Option<u32> = &mut scores[me][them];
+                *cell = Some(cell.unwrap_or(0) + g.half_points(seed).unwrap_or(0));
+            }
+        }
+        let lines = table
+            .into_iter()
+            .map(|line| {
+                let entrant = view
+                    .players
+                    .iter()
+                    .find(|e| e.seed == Some(line.seed as i64))
+                    .cloned();
+                let (person, withdrawn) = entrant
+                    .map(|e| (e.person, e.withdrawn))
+                    .unwrap_or_else(|| (Person::new("", "?"), false));
+                StandingLine {
+                    person,
+                    line,
+                    withdrawn,
+                }
+            })
+            .collect();
+        Ok(Crosstable {
+            view,
+            lines,
+            scores,
+        })
+    }
+
+    /// The crosstable as a picture.
+    pub async fn crosstable_picture(&self, table: &Crosstable) -> Result<Vec<u8>, ServiceError> {
+        let title = format!("#{} {}", table.view.id, table.view.name);
+        let rows: Vec<CrossRow> = table
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| CrossRow {
+                name: l.person.name.clone(),
+                withdrawn: l.withdrawn,
+                cells: table.scores[i].iter().map(|c| c.map(half_points)).collect(),
+                points: half_points(l.line.points),
+                tie_break: format!("{:.2}", l.line.sonneborn_berger as f64 / 4.0),
+            })
+            .collect();
+        self.cpu(move |_| crosstable(&title, &rows, Theme::Classic))
+            .await?
+            .ok_or_else(|| ServiceError::Internal("the crosstable could not be drawn".into()))
     }
 }

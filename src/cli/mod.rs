@@ -1,6 +1,15 @@
-//! The subcommands of the command line other than `run` and `local`: `variants`, `moves`,
-//! `replay`, `perft`, `import`, `ai`, `arena` and `render`. Each returns the text to print (or
-//! writes its file), or an error that says what was wrong and the exit status it deserves.
+//! The command line. `args.rs` reads it (clap) and runs what it asks; `serve.rs` has the commands
+//! that open a database (the bot, the local mode, puzzles, a copy); `teach.rs` the engine's
+//! teaching. Here are the commands of the rules and the engine alone: `variants`, `moves`,
+//! `replay`, `perft`, `import`, `ai`, `arena`'s games and `render`. Each returns the text to
+//! print (or writes its file), or an error that says what was wrong and the exit status it
+//! deserves.
+
+mod args;
+mod serve;
+mod teach;
+
+pub use args::{run, Args, Command};
 
 use serde_json::{json, Value};
 

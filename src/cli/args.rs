@@ -1,0 +1,302 @@
+//! The command line: every subcommand and its options (clap), and what runs each.
+
+use clap::{Parser, Subcommand};
+
+use super::serve::{copy_db, import_puzzles, local, serve};
+use super::teach::{arena, selfplay, tune, ArenaArgs, SelfplayArgs, TuneArgs};
+use super::CliError;
+use crate::rules::Variant;
+
+/// taflbot: tafl games by correspondence, and the rules behind them.
+#[derive(Parser)]
+#[command(name = "taflbot", version, about, long_about = None)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// List the variants.
+    Variants {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print every legal move of a position, one per line, in canonical form.
+    Moves {
+        /// Variant id, e.g. tyr-11 (see `taflbot variants`).
+        #[arg(long)]
+        variant: &'static Variant,
+        /// Position string (default: the variant's start).
+        #[arg(long)]
+        position: Option<String>,
+    },
+    /// Play turns from a position and print the result.
+    Replay {
+        #[arg(long)]
+        variant: &'static Variant,
+        #[arg(long)]
+        position: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// One argument per turn: a move, a berserk chain ("d4-d8 d8-b8"), or a Save-the-Standard
+        /// turn of two moves.
+        #[arg(allow_hyphen_values = true)]
+        turns: Vec<String>,
+    },
+    /// Draw a position (or the end of replayed turns) as a PNG, or a whole game as a GIF.
+    Render {
+        #[arg(long)]
+        variant: &'static Variant,
+        #[arg(long)]
+        position: Option<String>,
+        /// Turns to play first, one argument each (as for `replay`).
+        #[arg(long, num_args = 1..)]
+        replay: Vec<String>,
+        /// classic or contrast.
+        #[arg(long, default_value = "classic")]
+        theme: String,
+        /// Show the board from the other side (a1 in the top right).
+        #[arg(long)]
+        flip: bool,
+        /// Write an animated GIF of the whole game instead of a PNG.
+        #[arg(long)]
+        gif: bool,
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Play from the terminal, with the bot's commands: `<user> <command> [options]` per line.
+    Local {
+        /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
+        #[arg(long)]
+        db: Option<String>,
+        /// Where pictures are written.
+        #[arg(long, default_value = "taflbot-images")]
+        images: std::path::PathBuf,
+    },
+    /// Run the bot; with no DISCORD_TOKEN, the local mode.
+    Run {
+        #[arg(long, default_value = "taflbot-images")]
+        images: std::path::PathBuf,
+    },
+    /// Read a game written as a plain list of moves, as aagenielsen.dk writes them
+    /// ("d1-d3 e5-e2 ... a8-b8xb7"), check every move and capture, and print it as a game record.
+    Import {
+        #[arg(long, default_value = "copenhagen")]
+        variant: &'static Variant,
+        /// The file holding the moves (default: standard input).
+        file: Option<std::path::PathBuf>,
+    },
+    /// Count the move tree to each depth from 1 to DEPTH.
+    Perft {
+        #[arg(long)]
+        variant: &'static Variant,
+        #[arg(long)]
+        position: Option<String>,
+        depth: u32,
+    },
+    /// Pairs of games between two players (random, greedy or a level 1..5), sides swapped.
+    Arena(ArenaArgs),
+    /// Games the engine plays against itself from random openings, for `tune`: their positions
+    /// are appended to a file, one a line with the game's result and the search's score.
+    Selfplay(SelfplayArgs),
+    /// Fit the evaluation's weights to positions from `selfplay` and to recorded games, by
+    /// logistic (Texel) tuning a family at a time, and write the set of weights.
+    Tune(TuneArgs),
+    /// The engine's turn: from a position (or the start) after the given turns.
+    Ai {
+        #[arg(long)]
+        variant: &'static Variant,
+        #[arg(long)]
+        position: Option<String>,
+        /// Turns to play first, each as `replay` takes them.
+        #[arg(long, num_args = 1.., allow_hyphen_values = true)]
+        replay: Vec<String>,
+        /// Strength, 1 (weakest) to 5; 3 unless limits are given.
+        #[arg(long)]
+        level: Option<u8>,
+        /// Stop after this many milliseconds.
+        #[arg(long)]
+        time_ms: Option<u64>,
+        /// Stop after this many positions.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Search this many plies deep.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Seed for the weaker levels' chance.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The engine's review of a game: each turn's winning chances before and after, marked
+    /// ?! (inaccuracy), ? (mistake) or ?? (blunder) with the better turn, and each side's accuracy.
+    Review {
+        #[arg(long)]
+        variant: &'static Variant,
+        #[arg(long)]
+        position: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// One argument per turn, as for `replay`.
+        #[arg(allow_hyphen_values = true)]
+        turns: Vec<String>,
+    },
+    /// Puzzles cut from recorded games: positions where the side to move wins by force with one
+    /// first move only. FILE has a game a line, as aagenielsen.dk writes moves (a last field
+    /// `Black` or `White` names the winner of a game ended by resignation).
+    Puzzles {
+        #[arg(long, default_value = "copenhagen")]
+        variant: &'static Variant,
+        #[arg(long)]
+        from: std::path::PathBuf,
+        /// Stop after this many puzzles.
+        #[arg(long, default_value_t = usize::MAX)]
+        limit: usize,
+        /// Print JSON lines: {"variant", "position", "solution", "theme"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Store puzzles in the database: cut from recorded games (one a line, as the Copenhagen
+    /// corpus writes them), or read from JSON lines as `puzzles --json` writes them (each checked
+    /// again). Without --from, every puzzle of the Copenhagen corpus taflbot carries (as the bot
+    /// does in the background on its first start; this takes several minutes).
+    ImportPuzzles {
+        /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
+        #[arg(long)]
+        db: Option<String>,
+        /// The variant of the games in the file (JSON lines name their own).
+        #[arg(long, default_value = "copenhagen")]
+        variant: &'static Variant,
+        #[arg(long)]
+        from: Option<std::path::PathBuf>,
+        /// Stop after this many puzzles found in the file.
+        #[arg(long, default_value_t = usize::MAX)]
+        limit: usize,
+    },
+    /// Copy every table of one database into another that is empty: SQLite to PostgreSQL or
+    /// back, in one transaction, with the row counts checked. Stop the bot first.
+    CopyDb {
+        /// The database to copy: a SQLite path or `sqlite:` URL, or a `postgres://` URL.
+        #[arg(long)]
+        from: String,
+        /// The empty database to copy into (its schema is made if missing).
+        #[arg(long)]
+        to: String,
+    },
+}
+
+/// Runs a command line; what it prints, or why it failed.
+pub fn run(args: Args) -> Result<String, CliError> {
+    match args.command {
+        Command::Variants { json } => Ok(super::variants(json)),
+        Command::Moves { variant, position } => super::moves(variant, position.as_deref()),
+        Command::Replay {
+            variant,
+            position,
+            json,
+            turns,
+        } => super::replay(variant, position.as_deref(), &turns, json),
+        Command::Render {
+            variant,
+            position,
+            replay,
+            theme,
+            flip,
+            gif,
+            out,
+        } => super::render(
+            variant,
+            position.as_deref(),
+            &replay,
+            &theme,
+            flip,
+            gif,
+            &out,
+        ),
+        Command::Puzzles {
+            variant,
+            from,
+            limit,
+            json,
+        } => puzzles_from(variant, &from, limit, json),
+        Command::Review {
+            variant,
+            position,
+            json,
+            turns,
+        } => super::review(variant, position.as_deref(), &turns, json),
+        Command::Perft {
+            variant,
+            position,
+            depth,
+        } => super::perft_counts(variant, position.as_deref(), depth),
+        Command::Ai {
+            variant,
+            position,
+            replay,
+            level,
+            time_ms,
+            nodes,
+            depth,
+            seed,
+            json,
+        } => {
+            let options = super::AiOptions {
+                level,
+                time_ms,
+                nodes,
+                depth,
+                seed,
+            };
+            super::ai(variant, position.as_deref(), &replay, options, json)
+        }
+        Command::Arena(a) => arena(a),
+        Command::Selfplay(a) => selfplay(a),
+        Command::Tune(a) => tune(a),
+        Command::Import { variant, file } => {
+            let text = match file {
+                Some(path) => std::fs::read_to_string(&path).map_err(|e| {
+                    CliError::message(format!("cannot read {}: {e}", path.display()))
+                })?,
+                None => std::io::read_to_string(std::io::stdin())
+                    .map_err(|e| CliError::message(format!("cannot read the input: {e}")))?,
+            };
+            super::import(variant, &text)
+        }
+        Command::Local { db, images } => local(db, &images),
+        Command::CopyDb { from, to } => copy_db(&from, &to),
+        Command::ImportPuzzles {
+            db,
+            variant,
+            from,
+            limit,
+        } => import_puzzles(db, variant, from.as_deref(), limit),
+        Command::Run { images } => match crate::discord::Config::from_env() {
+            Ok(Some(config)) => serve(config),
+            Ok(None) => {
+                eprintln!("DISCORD_TOKEN is not set: starting the local mode (see the README).");
+                local(None, &images)
+            }
+            Err(e) => Err(CliError::message(e)),
+        },
+    }
+}
+
+/// Puzzles found in a file of games, each printed as it is found (a long file takes a while).
+fn puzzles_from(
+    variant: &'static Variant,
+    from: &std::path::Path,
+    limit: usize,
+    json: bool,
+) -> Result<String, CliError> {
+    let text = std::fs::read_to_string(from)
+        .map_err(|e| CliError::message(format!("cannot read {}: {e}", from.display())))?;
+    super::puzzles(variant, &text, limit, json, std::io::stdout().lock())?;
+    Ok(String::new())
+}

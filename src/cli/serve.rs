@@ -1,0 +1,185 @@
+//! The commands that open a database: the bot, the local mode, puzzles stored, a database
+//! copied.
+
+use super::CliError;
+use crate::rules::Variant;
+
+fn database_url(db: Option<String>) -> String {
+    db.or_else(|| std::env::var("DATABASE_URL").ok())
+        .unwrap_or_else(|| crate::store::DEFAULT_DATABASE.to_string())
+}
+
+/// The runtime of the local mode and the bot.
+fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::message(format!("cannot start: {e}")))
+}
+
+/// The local mode on the database, reading standard input.
+pub fn local(db: Option<String>, images: &std::path::Path) -> Result<String, CliError> {
+    use std::io::IsTerminal;
+    let runtime = runtime()?;
+    runtime.block_on(async {
+        let service = open_service(&database_url(db)).await?;
+        let stdin = std::io::stdin();
+        let interactive = stdin.is_terminal();
+        // At a terminal, puzzles are made in the background as the bot makes them (a script's
+        // short session leaves them be).
+        let (_stop, stopped) = tokio::sync::watch::channel(false);
+        if interactive {
+            service.spawn_puzzle_maker(std::time::Duration::from_secs(60), true, stopped);
+        }
+        let mut out = std::io::stdout();
+        crate::local::run(&service, stdin.lock(), &mut out, images, interactive)
+            .await
+            .map_err(|e| CliError::message(format!("local mode stopped: {e}")))?;
+        Ok(String::new())
+    })
+}
+
+/// `taflbot import-puzzles`: a file's puzzles, or the corpus's batch after batch.
+pub fn import_puzzles(
+    db: Option<String>,
+    variant: &'static Variant,
+    from: Option<&std::path::Path>,
+    limit: usize,
+) -> Result<String, CliError> {
+    let runtime = runtime()?;
+    runtime.block_on(async {
+        let service = open_service(&database_url(db)).await?;
+        let failed =
+            |e: crate::service::ServiceError| CliError::message(format!("puzzles not stored: {e}"));
+        let Some(path) = from else {
+            use crate::service::{Progress, CORPUS};
+            let before = service.puzzle_count().await.map_err(failed)?;
+            loop {
+                match service.cut_corpus(CORPUS).await.map_err(failed)? {
+                    Progress::Worked => {}
+                    Progress::Done => break,
+                    Progress::Busy => {
+                        return Err(CliError::message(
+                            "another process is cutting the corpus now: it will finish it",
+                        ))
+                    }
+                }
+            }
+            let after = service.puzzle_count().await.map_err(failed)?;
+            return Ok(format!(
+                "the corpus is cut: {} new puzzles, {after} in all\n",
+                after - before
+            ));
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::message(format!("cannot read {}: {e}", path.display())))?;
+        let (new, problems) = service
+            .import_puzzles(variant, &text, limit)
+            .await
+            .map_err(failed)?;
+        let mut out = format!("{new} new puzzles stored\n");
+        for p in problems.iter().take(10) {
+            out.push_str(&format!("not used: {p}\n"));
+        }
+        if problems.len() > 10 {
+            out.push_str(&format!(
+                "and {} more lines not used\n",
+                problems.len() - 10
+            ));
+        }
+        Ok(out)
+    })
+}
+
+/// `taflbot copy-db`: opens both databases (bringing their schemas up to date) and copies.
+pub fn copy_db(from: &str, to: &str) -> Result<String, CliError> {
+    use crate::store;
+    let runtime = runtime()?;
+    runtime.block_on(async {
+        let source = store::open(from)
+            .await
+            .map_err(|e| CliError::message(format!("cannot open {}: {e}", store::shown(from))))?;
+        let target = store::open(to)
+            .await
+            .map_err(|e| CliError::message(format!("cannot open {}: {e}", store::shown(to))))?;
+        let copied = store::copy::copy(&source, &target).await.map_err(|e| {
+            CliError::message(format!(
+                "nothing copied from {} to {}: {e}",
+                store::shown(from),
+                store::shown(to)
+            ))
+        })?;
+        source.close().await;
+        target.close().await;
+        let rows: Vec<String> = copied.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        Ok(format!(
+            "Copied {} to {}: {}.\n",
+            store::shown(from),
+            store::shown(to),
+            rows.join(", ")
+        ))
+    })
+}
+
+/// Opens the database and builds the service on it.
+async fn open_service(url: &str) -> Result<crate::service::Service, CliError> {
+    let pool = crate::store::open(url).await.map_err(|e| {
+        CliError::message(format!(
+            "cannot open the database {}: {e}",
+            crate::store::shown(url)
+        ))
+    })?;
+    let service =
+        crate::service::Service::new(pool, std::sync::Arc::new(crate::service::SystemClock));
+    // How long claims on shared work last, and vacation days a year: from the environment, or
+    // the defaults.
+    let service = match number_from_env("TAFLBOT_LEASE_SECONDS", 1..=3600, "seconds")? {
+        Some(seconds) => service.with_lease(seconds),
+        None => service,
+    };
+    Ok(
+        match number_from_env("TAFLBOT_VACATION_DAYS", 0..=366, "days")? {
+            Some(days) => service.with_vacation_days(days as u32),
+            None => service,
+        },
+    )
+}
+
+/// A whole number from the environment variable `name`, within `range` (of `unit`); `None` when
+/// it is not set.
+fn number_from_env(
+    name: &str,
+    range: std::ops::RangeInclusive<i64>,
+    unit: &str,
+) -> Result<Option<i64>, CliError> {
+    let Ok(text) = std::env::var(name) else {
+        return Ok(None);
+    };
+    match text.trim().parse::<i64>() {
+        Ok(n) if range.contains(&n) => Ok(Some(n)),
+        _ => Err(CliError::message(format!(
+            "{name} must be a number of {unit} from {} to {}, not {text:?}",
+            range.start(),
+            range.end()
+        ))),
+    }
+}
+
+/// The Discord bot, until Ctrl-C or SIGTERM.
+pub fn serve(config: crate::discord::Config) -> Result<String, CliError> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,taflbot=info")),
+        )
+        .init();
+    let runtime = runtime()?;
+    runtime.block_on(async {
+        let service = open_service(&database_url(None)).await?;
+        let pool = service.pool().clone();
+        let ran = crate::discord::run(config, service).await;
+        pool.close().await;
+        ran.map_err(|e| CliError::message(e.to_string()))?;
+        Ok(String::new())
+    })
+}

@@ -142,112 +142,71 @@ pub fn lost_connection(e: &sqlx::Error) -> bool {
 static BEGIN_AND_LOCK: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| format!("BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"));
 
-/// The migrations, by version. A new schema change is a new file and a new row, never an edit.
-const MIGRATIONS: &[(i64, &str, &str)] = &[
-    (1, "init", include_str!("../migrations/0001_init.sql")),
-    (
-        2,
-        "notices as data",
-        include_str!("../migrations/0002_notices_as_data.sql"),
-    ),
-    (
-        3,
-        "fair sides and delivery",
-        include_str!("../migrations/0003_fair_sides_and_delivery.sql"),
-    ),
-    (4, "servers", include_str!("../migrations/0004_servers.sql")),
-    (
-        5,
-        "bot games",
-        include_str!("../migrations/0005_bot_games.sql"),
-    ),
-    (6, "ratings", include_str!("../migrations/0006_ratings.sql")),
-    (
-        7,
-        "comforts",
-        include_str!("../migrations/0007_comforts.sql"),
-    ),
-    (
-        8,
-        "takebacks and messages",
-        include_str!("../migrations/0008_takebacks_and_messages.sql"),
-    ),
-    (
-        9,
-        "takeback declined",
-        include_str!("../migrations/0009_takeback_declined.sql"),
-    ),
-    (
-        10,
-        "rating pools",
-        include_str!("../migrations/0010_rating_pools.sql"),
-    ),
-    (11, "claims", include_str!("../migrations/0011_claims.sql")),
-    (
-        12,
-        "tournaments",
-        include_str!("../migrations/0012_tournaments.sql"),
-    ),
-    (
-        13,
-        "tournament notices",
-        include_str!("../migrations/0013_tournament_notices.sql"),
-    ),
-    (
-        14,
-        "reviews",
-        include_str!("../migrations/0014_reviews.sql"),
-    ),
-    (
-        15,
-        "puzzles",
-        include_str!("../migrations/0015_puzzles.sql"),
-    ),
-    (
-        16,
-        "chore seeds",
-        include_str!("../migrations/0016_chore_seeds.sql"),
-    ),
-];
+/// A schema change: its SQLite file, and PostgreSQL's beside it (PostgreSQL begins at version 10
+/// with the whole schema, under its own name).
+struct Migration {
+    version: i64,
+    name: &'static str,
+    sqlite: &'static str,
+    /// The name and SQL PostgreSQL records and runs; none before it was supported.
+    postgres: Option<(&'static str, &'static str)>,
+}
 
-/// PostgreSQL's migrations, by version: a new database begins with the whole schema at version 10,
-/// and each later version adds a file here beside SQLite's.
-const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
-    (
-        10,
-        "schema",
-        include_str!("../migrations/postgres/0010_schema.sql"),
-    ),
-    (
-        11,
-        "claims",
-        include_str!("../migrations/postgres/0011_claims.sql"),
-    ),
-    (
-        12,
-        "tournaments",
-        include_str!("../migrations/postgres/0012_tournaments.sql"),
-    ),
-    (
-        13,
-        "tournament notices",
-        include_str!("../migrations/postgres/0013_tournament_notices.sql"),
-    ),
-    (
-        14,
-        "reviews",
-        include_str!("../migrations/postgres/0014_reviews.sql"),
-    ),
-    (
-        15,
-        "puzzles",
-        include_str!("../migrations/postgres/0015_puzzles.sql"),
-    ),
-    (
-        16,
-        "chore seeds",
-        include_str!("../migrations/postgres/0016_chore_seeds.sql"),
-    ),
+/// A migration before PostgreSQL was supported: `migrations/FILE.sql`.
+macro_rules! sqlite_only {
+    ($version:literal, $name:literal, $file:literal) => {
+        Migration {
+            version: $version,
+            name: $name,
+            sqlite: include_str!(concat!("../migrations/", $file, ".sql")),
+            postgres: None,
+        }
+    };
+}
+
+/// A migration of both engines: `migrations/FILE.sql` and `migrations/postgres/FILE.sql`.
+macro_rules! both {
+    ($version:literal, $name:literal, $file:literal) => {
+        Migration {
+            version: $version,
+            name: $name,
+            sqlite: include_str!(concat!("../migrations/", $file, ".sql")),
+            postgres: Some((
+                $name,
+                include_str!(concat!("../migrations/postgres/", $file, ".sql")),
+            )),
+        }
+    };
+}
+
+/// The migrations of both engines, by version: the one list that SQLite, PostgreSQL and
+/// `copy-db` read. A new schema change is a new pair of files and a new row, never an edit.
+const MIGRATIONS: &[Migration] = &[
+    sqlite_only!(1, "init", "0001_init"),
+    sqlite_only!(2, "notices as data", "0002_notices_as_data"),
+    sqlite_only!(3, "fair sides and delivery", "0003_fair_sides_and_delivery"),
+    sqlite_only!(4, "servers", "0004_servers"),
+    sqlite_only!(5, "bot games", "0005_bot_games"),
+    sqlite_only!(6, "ratings", "0006_ratings"),
+    sqlite_only!(7, "comforts", "0007_comforts"),
+    sqlite_only!(8, "takebacks and messages", "0008_takebacks_and_messages"),
+    sqlite_only!(9, "takeback declined", "0009_takeback_declined"),
+    Migration {
+        version: 10,
+        name: "rating pools",
+        sqlite: include_str!("../migrations/0010_rating_pools.sql"),
+        // PostgreSQL begins here, with the whole schema of this version.
+        postgres: Some((
+            "schema",
+            include_str!("../migrations/postgres/0010_schema.sql"),
+        )),
+    },
+    both!(11, "claims", "0011_claims"),
+    both!(12, "tournaments", "0012_tournaments"),
+    both!(13, "tournament notices", "0013_tournament_notices"),
+    both!(14, "reviews", "0014_reviews"),
+    both!(15, "puzzles", "0015_puzzles"),
+    both!(16, "chore seeds", "0016_chore_seeds"),
 ];
 
 /// Why the database could not be used.
@@ -476,7 +435,8 @@ pub async fn migrate_up_to(pool: &AnyPool, last: i64) -> Result<(), StoreError> 
     )
     .execute(pool)
     .await?;
-    for (version, name, sql) in MIGRATIONS.iter().filter(|m| m.0 <= last) {
+    for m in MIGRATIONS.iter().filter(|m| m.version <= last) {
+        let (version, name, sql) = (&m.version, m.name, m.sqlite);
         // Under the write lock, and decided inside it: two processes starting on a new file
         // apply each migration once.
         let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
@@ -486,7 +446,7 @@ pub async fn migrate_up_to(pool: &AnyPool, last: i64) -> Result<(), StoreError> 
             .iter()
             .map(|r| r.get(0))
             .collect();
-        let known = MIGRATIONS.last().map(|m| m.0).unwrap_or(0);
+        let known = MIGRATIONS.last().map_or(0, |m| m.version);
         if let Some(newest) = applied.iter().max().filter(|n| **n > known) {
             return Err(StoreError::TooNew {
                 found: *newest,
@@ -531,11 +491,14 @@ async fn migrate_postgres(pool: &AnyPool) -> Result<(), StoreError> {
     let applied: Vec<i64> = sqlx::query_scalar("SELECT version FROM schema_migrations")
         .fetch_all(&mut *tx)
         .await?;
-    let known = POSTGRES_MIGRATIONS.last().map_or(0, |m| m.0);
+    let known = MIGRATIONS.last().map_or(0, |m| m.version);
     if let Some(&found) = applied.iter().max().filter(|n| **n > known) {
         return Err(StoreError::TooNew { found, known });
     }
-    for (version, name, sql) in POSTGRES_MIGRATIONS {
+    for m in MIGRATIONS {
+        let (version, Some((name, sql))) = (&m.version, m.postgres) else {
+            continue;
+        };
         if applied.contains(version) {
             continue;
         }
@@ -550,4 +513,61 @@ fn unix_now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MIGRATIONS;
+
+    /// The tables there are after the migrations `sqls` in turn: each `CREATE TABLE` adds one,
+    /// `DROP TABLE` takes one away, `ALTER TABLE a RENAME TO b` renames one.
+    fn tables<'a>(sqls: impl Iterator<Item = &'a str>) -> Vec<String> {
+        let mut tables: Vec<String> = Vec::new();
+        for sql in sqls {
+            let words: Vec<String> = sql
+                .split_whitespace()
+                .map(|w| w.trim_end_matches([';', '(']).to_string())
+                .collect();
+            let at = |i: usize| words.get(i).map_or("", |w| w.as_str());
+            for i in 0..words.len() {
+                let skip = if at(i + 2) == "IF" { 3 } else { 0 };
+                let name = at(i + 2 + skip).to_string();
+                match (at(i), at(i + 1)) {
+                    ("CREATE", "TABLE") => tables.push(name),
+                    ("DROP", "TABLE") => tables.retain(|t| *t != name),
+                    ("ALTER", "TABLE") if at(i + 3) == "RENAME" && at(i + 4) == "TO" => {
+                        let new = at(i + 5).to_string();
+                        tables.retain(|t| *t != name);
+                        tables.push(new);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        tables.sort();
+        tables.dedup();
+        tables
+    }
+
+    #[test]
+    fn copy_db_copies_every_table_the_migrations_create_on_both_engines() {
+        let sqlite = tables(MIGRATIONS.iter().map(|m| m.sqlite));
+        let postgres = tables(
+            MIGRATIONS
+                .iter()
+                .filter_map(|m| m.postgres)
+                .map(|(_, sql)| sql),
+        );
+        let mut copied: Vec<String> = super::copy::TABLES.iter().map(|t| t.to_string()).collect();
+        copied.sort();
+        assert_eq!(sqlite, copied);
+        assert_eq!(postgres, copied);
+    }
+
+    #[test]
+    fn versions_rise_one_at_a_time() {
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            assert_eq!(m.version, i as i64 + 1, "{}", m.name);
+        }
+    }
 }

@@ -24,7 +24,8 @@
 //!   `apply`, and shows the answer its own way (replies, posts, buttons and threads; or plain text
 //!   and saved pictures).
 //! - [`cli`]: the command line's subcommands (`variants`, `moves`, `replay`, `perft`, `import`,
-//!   `ai`, `arena`, `render`), used by `main.rs`; [`teach`]: its `selfplay` and `tune`.
+//!   `ai`, `arena`, `render`, and what reads and runs a command line), used by `main.rs`;
+//!   [`teach`]: its `selfplay` and `tune`.
 //!
 //! ```
 //! use taflbot::rules::{Game, Variant};

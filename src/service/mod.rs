@@ -2,6 +2,8 @@
 //! call. Every change is checked by the rules core and stored in one transaction; moves are the
 //! truth and the cached position is checked against them. One file each:
 //!
+//! - `begin.rs` and `finish.rs`: a game's life in one place; every game is written by
+//!   `begin_game`, every result by `finish` (then the rating, the notice, the tournament);
 //! - `challenges.rs`: challenges made, accepted (the game begins), declined, withdrawn;
 //! - `continued.rs`: games begun from a record or move list of elsewhere;
 //! - `moves.rs`: moves and the end of a berserk chain;
@@ -15,8 +17,9 @@
 //! - `tournaments/`: tournaments of two-game matches, their rounds paired as games end;
 //! - `rematch.rs`: a finished game's terms again, the sides swapped;
 //! - `reviews.rs`: the engine's review of a finished game, kept once made;
-//! - `puzzles.rs`: puzzles cut from games, tried and rated, and the daily puzzle;
+//! - `puzzles/`: puzzles cut from games, tried and rated, and the daily puzzle;
 //! - `notices.rs`: the news of a game, kept as data for later delivery, and whom it addresses;
+//!   `shown.rs`: a kept notice made ready to show, the same for both front ends;
 //! - `load.rs` (loading and replaying a game), `find.rs` (the game a player means), `rows.rs`
 //!   (typed rows and stored enums), `clock.rs` (the clock, which tests set), `error.rs` (refusals);
 //! - `text/`: every sentence a player reads.

@@ -15,7 +15,7 @@ use super::challenges::{self, Terms};
 use super::load::Loaded;
 use super::rows::Flag;
 use super::thinking::HintPlace;
-use super::{Delivery, GameView, News, Notice, Person, Service, ServiceError};
+use super::{Delivery, GameView, Lease, News, Notice, Person, Service, ServiceError};
 use crate::engine::{self, Settings, Step, LEVELS};
 use crate::notation::canonical;
 use crate::rules::{Game, Side, Turn, Variant};
@@ -54,8 +54,8 @@ pub struct BotThought {
     game: i64,
     searched: Vec<Turn>,
     turn: Vec<Step>,
-    /// The end of this process's claim on the turn: released only while it is still ours.
-    claimed_until: i64,
+    /// This process's claim on the turn: released only while it is still ours.
+    claim: Lease,
 }
 
 /// Where games for the bot to move are announced to the task that plays them.
@@ -175,9 +175,8 @@ impl Service {
     /// Claims the bot's turn in game `id` for this process until the lease runs out: whether no
     /// other process holds it. A process that dies while searching leaves the turn to the others
     /// once its lease has run out.
-    async fn claim_bot_turn(&self, id: i64) -> Result<Option<i64>, ServiceError> {
-        let now = self.now();
-        let until = now + self.lease;
+    async fn claim_bot_turn(&self, id: i64) -> Result<Option<Lease>, ServiceError> {
+        let lease = self.new_lease();
         // One statement, so one claimer wins: on PostgreSQL a second waits for the first's row
         // lock and then finds the claim taken; on SQLite writes are one at a time.
         let claimed = sqlx::query(
@@ -185,27 +184,27 @@ impl Service {
              WHERE id = $2 AND status = 'active'
                AND (bot_claimed_until IS NULL OR bot_claimed_until <= $3)",
         )
-        .bind(until)
+        .bind(lease.until)
         .bind(id)
-        .bind(now)
+        .bind(lease.now)
         .execute(&self.pool)
         .await?;
-        Ok((claimed.rows_affected() == 1).then_some(until))
+        Ok((claimed.rows_affected() == 1).then_some(lease))
     }
 
-    /// Gives up this process's claim (the one ending at `until`), unless it ran out and another
+    /// Gives up this process's claim `lease`, unless it ran out and another
     /// process holds the turn now: so that the turn is tried again at once, not after the lease.
     async fn release_bot_turn(
         &self,
         conn: &mut AnyConnection,
         id: i64,
-        until: i64,
+        lease: Lease,
     ) -> Result<(), ServiceError> {
         sqlx::query(
             "UPDATE games SET bot_claimed_until = NULL WHERE id = $1 AND bot_claimed_until = $2",
         )
         .bind(id)
-        .bind(until)
+        .bind(lease.until)
         .execute(conn)
         .await?;
         Ok(())
@@ -225,7 +224,7 @@ impl Service {
             }
             (loaded.game, level, loaded.row.move_count)
         };
-        let Some(claimed_until) = self.claim_bot_turn(id).await? else {
+        let Some(claim) = self.claim_bot_turn(id).await? else {
             // Another process is searching it.
             return Ok(None);
         };
@@ -240,7 +239,7 @@ impl Service {
             Ok(thought) => thought,
             Err(e) => {
                 if let Ok(mut conn) = self.pool.acquire().await {
-                    let _ = self.release_bot_turn(&mut conn, id, claimed_until).await;
+                    let _ = self.release_bot_turn(&mut conn, id, claim).await;
                 }
                 return Err(e);
             }
@@ -249,7 +248,7 @@ impl Service {
             game: id,
             searched,
             turn: thought.turn,
-            claimed_until,
+            claim,
         }))
     }
 
@@ -269,8 +268,7 @@ impl Service {
                 side
             }
             _ => {
-                self.release_bot_turn(&mut tx, id, thought.claimed_until)
-                    .await?;
+                self.release_bot_turn(&mut tx, id, thought.claim).await?;
                 tx.commit().await?;
                 return Ok(None);
             }
@@ -306,9 +304,9 @@ impl Service {
         };
         let notice = self.notice(&mut tx, id, &news).await?;
         // This process delivers it now; another's sweeper leaves it alone meanwhile.
-        self.hold_notice(&mut tx, notice.id).await?;
-        self.release_bot_turn(&mut tx, id, thought.claimed_until)
+        self.hold_notice(&mut tx, notice.id, self.new_lease())
             .await?;
+        self.release_bot_turn(&mut tx, id, thought.claim).await?;
         tx.commit().await?;
         Ok(Some(notice))
     }

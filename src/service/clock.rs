@@ -58,3 +58,14 @@ pub async fn rest_or_stop(
     }
     !*stop.borrow()
 }
+
+/// A claim on shared background work (a notice to deliver, taflbot's turn, a server's daily
+/// puzzle, a chore), the one shape every claim takes: made at `now`, held by this process until
+/// `until`. Work is claimed only where no claim holds (`claimed_until IS NULL OR claimed_until
+/// <= now`), so a process that dies leaves its work to the others once its lease runs out; and a
+/// release lets go only of the claim that is still this one's (`claimed_until = until`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lease {
+    pub now: i64,
+    pub until: i64,
+}

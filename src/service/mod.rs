@@ -54,7 +54,7 @@ pub use bot::{Hint, MAX_BOT_GAMES};
 pub use challenges::{
     Terms, CHALLENGE_COOLDOWN, CHALLENGE_LIFETIME, DAYS_PER_MOVE, DEFAULT_DAYS, MAX_OPEN_CHALLENGES,
 };
-pub use clock::{rest_or_stop, Clock, SystemClock, TestClock, DAY};
+pub use clock::{rest_or_stop, Clock, Lease, SystemClock, TestClock, DAY};
 pub use error::{Ending, ServiceError};
 pub use notices::{
     Delivery, News, Notice, NoticeKind, CLAIMED_AT_ONCE, KEPT_FOR, LEASE, MAX_DELIVERY_ATTEMPTS,
@@ -364,6 +364,15 @@ impl Service {
     /// How long this service's claims on shared work last, in seconds.
     pub fn lease(&self) -> i64 {
         self.lease
+    }
+
+    /// A claim made now, held for this service's lease.
+    pub(crate) fn new_lease(&self) -> Lease {
+        let now = self.now();
+        Lease {
+            now,
+            until: now + self.lease,
+        }
     }
 
     /// The same service with `days` of vacation a year for each player.

@@ -4,7 +4,7 @@
 
 use sqlx::AnyConnection;
 
-use super::{GameView, Person, Service, ServiceError};
+use super::{GameView, Lease, Person, Service, ServiceError};
 use crate::tournament::Status;
 
 /// What happened in a game: the news a front end posts.
@@ -388,7 +388,8 @@ impl Service {
     /// batch when each may take long to deliver (a game's thread opened, its board drawn), so
     /// that the lease does not run out in the middle of it.
     pub async fn claim_notices_up_to(&self, most: i64) -> Result<Vec<Notice>, ServiceError> {
-        let now = self.now();
+        let lease = self.new_lease();
+        let now = lease.now;
         let engine = crate::store::Engine::of_pool(&self.pool);
         // On SQLite the write lock; on PostgreSQL only the rows' own locks, skipped by the other
         // claimers, so claiming never waits on the game writes' lock.
@@ -410,7 +411,7 @@ impl Service {
         .await?;
         let mut claimed = Vec::with_capacity(ids.len());
         for id in ids {
-            self.hold_notice(&mut tx, id).await?;
+            self.hold_notice(&mut tx, id, lease).await?;
             claimed.push(
                 sqlx::query_as(&format!("{NOTICE_SELECT} WHERE n.id = $1"))
                     .bind(id)
@@ -429,9 +430,10 @@ impl Service {
         &self,
         conn: &mut AnyConnection,
         notice: i64,
+        lease: Lease,
     ) -> Result<(), ServiceError> {
         sqlx::query("UPDATE notices SET claimed_until = $1 WHERE id = $2")
-            .bind(self.now() + self.lease)
+            .bind(lease.until)
             .bind(notice)
             .execute(conn)
             .await?;

@@ -11,8 +11,8 @@ pub struct DailyPuzzle {
     pub day: i64,
     pub puzzle: PuzzleView,
     pub png: Vec<u8>,
-    /// The claim this process holds on the post: until when.
-    pub claim: i64,
+    /// The claim this process holds on the post.
+    pub claim: Lease,
 }
 
 /// A server's daily puzzle setting.
@@ -60,9 +60,9 @@ impl Service {
     /// in the order puzzles were made. `None` when no post is due. A server with no puzzle to
     /// show yet keeps its claim until the lease runs out, and is tried again then.
     pub async fn claim_daily_puzzle(&self) -> Result<Option<DailyPuzzle>, ServiceError> {
-        let now = self.now();
+        let lease = self.new_lease();
+        let (now, until) = (lease.now, lease.until);
         let day = now.div_euclid(DAY);
-        let until = now + self.lease;
         // Each round claims a server, or passes over a puzzle that cannot be shown; a bound
         // keeps a store of nothing but such puzzles from holding this here.
         for _ in 0..MAX_CLAIM_ROUNDS {
@@ -117,7 +117,7 @@ impl Service {
                         day,
                         puzzle,
                         png,
-                        claim: until,
+                        claim: lease,
                     }))
                 }
                 Err(e) => {
@@ -156,7 +156,7 @@ impl Service {
             .bind(&daily.guild)
             .bind(daily.day)
             .bind(daily.puzzle.id)
-            .bind(daily.claim)
+            .bind(daily.claim.until)
         } else {
             // The failures are counted per day: a day's count starts from nothing.
             sqlx::query(
@@ -170,7 +170,7 @@ impl Service {
             .bind(&daily.guild)
             .bind(daily.day)
             .bind(DAILY_ATTEMPTS)
-            .bind(daily.claim)
+            .bind(daily.claim.until)
         }
         .execute(&self.pool)
         .await?;

@@ -7,7 +7,7 @@ use super::*;
 struct Claimed {
     done_to: i64,
     seed: i64,
-    until: i64,
+    lease: Lease,
 }
 
 /// A seed no other database is likely to share (never 0, which means "in order").
@@ -110,8 +110,7 @@ impl Service {
     /// A chore's seed is drawn once, by the process that first names it (the order the corpus
     /// is cut in; 0, in order, for a database that began cutting before chores had seeds).
     async fn claim_chore(&self, name: &str) -> Result<Option<Claimed>, ServiceError> {
-        let now = self.now();
-        let until = now + self.lease;
+        let lease = self.new_lease();
         sqlx::query(
             "INSERT INTO chores (name, seed) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
         )
@@ -125,14 +124,14 @@ impl Service {
              RETURNING done_to, seed",
         )
         .bind(name)
-        .bind(until)
-        .bind(now)
+        .bind(lease.until)
+        .bind(lease.now)
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.map(|(done_to, seed)| Claimed {
             done_to,
             seed,
-            until,
+            lease,
         }))
     }
 
@@ -144,7 +143,7 @@ impl Service {
         let Some(Claimed {
             done_to,
             seed,
-            until,
+            lease,
         }) = self.claim_chore(CHORE).await?
         else {
             return Ok(Progress::Busy);
@@ -159,7 +158,7 @@ impl Service {
             )
             .bind(CHORE)
             .bind(to)
-            .bind(until)
+            .bind(lease.until)
         };
         if done_to >= total {
             release(done_to).execute(&self.pool).await?;
@@ -209,7 +208,7 @@ impl Service {
         if waiting(&self.pool).await?.is_empty() {
             return Ok(false);
         }
-        let Some(Claimed { until, .. }) = self.claim_chore(CHORE).await? else {
+        let Some(Claimed { lease, .. }) = self.claim_chore(CHORE).await? else {
             return Ok(false);
         };
         let everywhere = self.scoped(Scope::Everywhere);
@@ -238,7 +237,7 @@ impl Service {
             "UPDATE chores SET claimed_until = NULL WHERE name = $1 AND claimed_until = $2",
         )
         .bind(CHORE)
-        .bind(until)
+        .bind(lease.until)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

@@ -23,7 +23,7 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::{Person, RatingChange, Scope, Service, ServiceError, DAY};
+use super::{Lease, Person, RatingChange, Scope, Service, ServiceError, DAY};
 use crate::engine::puzzle::{check, cut, Puzzle, Theme, Unsound};
 use crate::notation;
 use crate::rating::{self, Rating};

@@ -54,16 +54,6 @@ impl TournamentNews {
     }
 }
 
-impl Shown {
-    /// What is said, in style `s`.
-    pub fn text(&self, s: &dyn Style) -> String {
-        match self {
-            Shown::Game(g) => g.text(s),
-            Shown::Tournament(t) => t.text(s),
-        }
-    }
-}
-
 impl Service {
     /// The notice made ready to show. A database error means "try again later"; any other
     /// means its game or tournament cannot be shown at all.

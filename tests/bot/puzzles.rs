@@ -658,3 +658,20 @@ async fn each_database_cuts_the_corpus_in_an_order_of_its_own() {
     assert_ne!(one, (0..n).collect::<Vec<_>>());
     assert_eq!(taflbot::service::cutting_order(5, 0), vec![0, 1, 2, 3, 4]);
 }
+
+#[tokio::test]
+async fn a_puzzle_of_an_unknown_theme_is_reported_not_guessed() {
+    let svc = with_puzzles().await;
+    let open = svc.puzzle(&alice(), None, None).await.unwrap();
+    sqlx::query("UPDATE puzzles SET theme = 'sorcery' WHERE id = $1")
+        .bind(open.puzzle.id)
+        .execute(svc.pool())
+        .await
+        .unwrap();
+    let refused = svc.solve(&alice(), "a1-a2").await.unwrap_err();
+    assert!(
+        matches!(&refused, ServiceError::BrokenPuzzle(id, why)
+            if *id == open.puzzle.id && why.contains("sorcery")),
+        "{refused}"
+    );
+}

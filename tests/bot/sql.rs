@@ -103,30 +103,15 @@ fn check(sql: &str, after: &str) -> Option<String> {
 
 #[test]
 fn every_sql_string_numbers_its_placeholders_and_binds_each() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    for dir in ["src", "tests", "benches"] {
-        sources(&root.join(dir), &mut files);
-    }
     let mut strings = 0;
     let mut wrong = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).unwrap();
-        if file.ends_with("tests/bot/sql.rs") {
-            continue;
+    each_sql(&["src", "tests", "benches"], |shown, text, end, sql| {
+        strings += 1;
+        if let Some(why) = check(sql, &text[(end + 1).min(text.len())..]) {
+            let line = text[..end].lines().count();
+            wrong.push(format!("{shown}:{line}: {why}"));
         }
-        for (end, sql) in literals(&text) {
-            if !is_sql(&sql) {
-                continue;
-            }
-            strings += 1;
-            if let Some(why) = check(&sql, &text[(end + 1).min(text.len())..]) {
-                let line = text[..end].lines().count();
-                let shown = file.strip_prefix(root).unwrap_or(&file).display();
-                wrong.push(format!("{shown}:{line}: {why}"));
-            }
-        }
-    }
+    });
     assert!(
         strings > 80,
         "only {strings} SQL strings found: is the reader broken?"
@@ -176,21 +161,40 @@ fn the_checker_catches_each_slip() {
     );
 }
 
-/// The SQL strings of `src/` that `matches`, by file (relative to the crate).
-fn sql_in_src(matches: impl Fn(&str) -> bool) -> Vec<String> {
+/// Calls `seen` with every SQL string under `dirs` (but this file's own): the file (relative to
+/// the crate), its text, where the string ends in it, and the string.
+fn each_sql(dirs: &[&str], mut seen: impl FnMut(&str, &str, usize, &str)) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    sources(&root.join("src"), &mut files);
-    let mut found = Vec::new();
+    for dir in dirs {
+        sources(&root.join(dir), &mut files);
+    }
     for file in files {
+        if file.ends_with("tests/bot/sql.rs") {
+            continue;
+        }
         let text = std::fs::read_to_string(&file).unwrap();
-        for (_, sql) in literals(&text) {
-            if is_sql(&sql) && matches(&sql) {
-                let shown = file.strip_prefix(root).unwrap_or(&file);
-                found.push(shown.display().to_string());
+        let shown = file
+            .strip_prefix(root)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        for (end, sql) in literals(&text) {
+            if is_sql(&sql) {
+                seen(&shown, &text, end, &sql);
             }
         }
     }
+}
+
+/// The SQL strings of `src/` that `matches`, by file (relative to the crate).
+fn sql_in_src(matches: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut found = Vec::new();
+    each_sql(&["src"], |shown, _, _, sql| {
+        if matches(sql) {
+            found.push(shown.to_string());
+        }
+    });
     found
 }
 

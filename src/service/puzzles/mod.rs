@@ -204,7 +204,9 @@ impl Stored {
         let theme = Theme::ALL
             .into_iter()
             .find(|t| t.name() == self.theme)
-            .unwrap_or(Theme::Material);
+            .ok_or_else(|| {
+                ServiceError::BrokenPuzzle(self.id, format!("no theme is called {:?}", self.theme))
+            })?;
         Ok((
             PuzzleView {
                 id: self.id,

@@ -73,39 +73,40 @@ impl Service {
             .collect())
     }
 
-    /// The players by seed, the finished games (of round `round` only, when given) and the byes,
-    /// as the tournament's arithmetic reads them.
+    /// The players by seed, the finished games and the byes, each with its round, as the
+    /// tournament's arithmetic reads them.
     pub(super) async fn results(
         &self,
         conn: &mut AnyConnection,
         id: i64,
-        round: Option<i64>,
-    ) -> Result<(Vec<i64>, Vec<Played>, Vec<Seed>), ServiceError> {
+    ) -> Result<Results, ServiceError> {
         let players = self.seeded(conn, id).await?;
         let seed_of: HashMap<i64, Seed> =
             players.iter().enumerate().map(|(s, p)| (*p, s)).collect();
         let rows = sqlx::query(
-            "SELECT g.id, g.attacker, g.defender, g.status, g.result, g.reason, g.move_count
+            "SELECT g.id, g.attacker, g.defender, g.status, g.result, g.reason, g.move_count,
+                    m.round
              FROM games g JOIN tournament_matches m ON g.id = m.game_one OR g.id = m.game_two
-             WHERE m.tournament_id = $1 AND ($2 = 0 OR m.round = $3) ORDER BY g.id",
+             WHERE m.tournament_id = $1 ORDER BY g.id",
         )
         .bind(id)
-        .bind(round.unwrap_or(0))
-        .bind(round.unwrap_or(0))
         .fetch_all(&mut *conn)
         .await?;
-        let games = rows.iter().map(|r| GameOf {
-            attacker: r.get(1),
-            defender: r.get(2),
-            finished: r.get::<String, _>(3) == "finished",
-            result: r.get(4),
-            reason: r.get(5),
-            moves: r.get(6),
+        let games = rows.iter().map(|r| {
+            let g = GameOf {
+                attacker: r.get(1),
+                defender: r.get(2),
+                finished: r.get::<String, _>(3) == "finished",
+                result: r.get(4),
+                reason: r.get(5),
+                moves: r.get(6),
+            };
+            (r.get::<i64, _>(7), g)
         });
         let played = games
-            .filter(|g| g.finished && g.result != GameResult::Aborted)
-            .filter_map(|g| {
-                Some(Played {
+            .filter(|(_, g)| g.finished && g.result != GameResult::Aborted)
+            .filter_map(|(round, g)| {
+                let played = Played {
                     attacker: *seed_of.get(&g.attacker)?,
                     defender: *seed_of.get(&g.defender)?,
                     outcome: match g.result.winner() {
@@ -115,23 +116,26 @@ impl Service {
                     },
                     turns: g.moves.max(0) as u32,
                     forfeit: g.reason.as_deref() == Some(Reason::Forfeit.as_str()),
-                })
+                };
+                Some((round, played))
             })
             .collect();
-        let byes: Vec<i64> = sqlx::query_scalar(
-            "SELECT first FROM tournament_matches
-             WHERE tournament_id = $1 AND second IS NULL AND ($2 = 0 OR round = $3)",
+        let byes: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT round, first FROM tournament_matches
+             WHERE tournament_id = $1 AND second IS NULL",
         )
         .bind(id)
-        .bind(round.unwrap_or(0))
-        .bind(round.unwrap_or(0))
         .fetch_all(&mut *conn)
         .await?;
         let byes = byes
             .iter()
-            .filter_map(|p| seed_of.get(p).copied())
+            .filter_map(|(round, p)| Some((*round, seed_of.get(p).copied()?)))
             .collect();
-        Ok((players, played, byes))
+        Ok(Results {
+            seeds: players,
+            played,
+            byes,
+        })
     }
 
     /// The tournament `id`, or the one of this server in one of `statuses` when `id` is none
@@ -315,7 +319,8 @@ impl Service {
             )
             .await?;
         let view = self.tournament_view(&mut conn, t.id).await?;
-        let (seeds, played, byes) = self.results(&mut conn, t.id, None).await?;
+        let results = self.results(&mut conn, t.id).await?;
+        let (seeds, (played, byes)) = (&results.seeds, results.all());
         let table = standings::standings(seeds.len(), &played, &byes);
         let place_of: HashMap<Seed, usize> =
             table.iter().enumerate().map(|(i, l)| (l.seed, i)).collect();
@@ -373,5 +378,33 @@ impl Service {
         self.cpu(move |_| crosstable(&title, &rows, Theme::Classic))
             .await?
             .ok_or_else(|| ServiceError::Internal("the crosstable could not be drawn".into()))
+    }
+}
+
+/// A tournament's players by seed, with each finished game and each bye beside its round.
+pub(super) struct Results {
+    pub seeds: Vec<i64>,
+    played: Vec<(i64, Played)>,
+    byes: Vec<(i64, Seed)>,
+}
+
+impl Results {
+    /// Every finished game and bye.
+    pub fn all(&self) -> (Vec<Played>, Vec<Seed>) {
+        self.only(|_| true)
+    }
+
+    /// The finished games and byes of round `round`.
+    pub fn of_round(&self, round: i64) -> (Vec<Played>, Vec<Seed>) {
+        self.only(|r| r == round)
+    }
+
+    fn only(&self, keep: impl Fn(i64) -> bool) -> (Vec<Played>, Vec<Seed>) {
+        let played = self.played.iter().filter(|(r, _)| keep(*r));
+        let byes = self.byes.iter().filter(|(r, _)| keep(*r));
+        (
+            played.map(|(_, p)| *p).collect(),
+            byes.map(|(_, s)| *s).collect(),
+        )
     }
 }

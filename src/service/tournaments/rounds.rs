@@ -163,11 +163,13 @@ impl Service {
         if going > 0 {
             return Ok(false);
         }
-        let (seeds, played, byes) = self.results(conn, t.id, None).await?;
-        let (_, stage_played, stage_byes) = self.results(conn, t.id, Some(t.stage)).await?;
-        let withdrawn: Vec<bool> = self.withdrawn(conn, t.id, &seeds).await?;
+        let results = self.results(conn, t.id).await?;
+        let seeds = &results.seeds;
+        let (played, byes) = results.all();
+        let (stage_played, stage_byes) = results.of_round(t.stage);
+        let withdrawn: Vec<bool> = self.withdrawn(conn, t.id, seeds).await?;
         let last_round = match t.format {
-            Format::Knockout => self.matches(conn, (t.id, &seeds), t.stage).await?,
+            Format::Knockout => self.matches(conn, (t.id, seeds), t.stage).await?,
             _ => Vec::new(),
         };
         let field = progress::Field {
@@ -184,7 +186,7 @@ impl Service {
         match progress::next(&field) {
             Next::Round { round, pairings } => {
                 let (games, _) = self
-                    .begin_round(conn, &t, round as i64, &seeds, &pairings)
+                    .begin_round(conn, &t, round as i64, seeds, &pairings)
                     .await?;
                 return Ok(games.is_empty());
             }

@@ -259,11 +259,19 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
     let s = &Plain;
     let mut lines: Vec<String> = Vec::new();
     match answer {
-        Answer::News { view, news, png } => {
-            lines.push(text::post(&news, &view, s));
-            if let Some(png) = png {
-                let name = format!("game-{}-{}.png", view.id, view.turns);
-                lines.push(save(images, &name, &png));
+        Answer::News {
+            view,
+            news,
+            png,
+            forecast,
+        } => {
+            let replies = forecast.into_iter().map(|p| (p.view, p.news, Some(p.png)));
+            for (view, news, png) in std::iter::once((view, news, png)).chain(replies) {
+                lines.push(text::post(&news, &view, s));
+                if let Some(png) = png {
+                    let name = format!("game-{}-{}.png", view.id, view.turns);
+                    lines.push(save(images, &name, &png));
+                }
             }
         }
         Answer::Started {
@@ -347,6 +355,8 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             days_a_year,
         } => lines.push(text::vacation(&vacation, days_a_year, s)),
         Answer::Notify(on) => lines.push(text::notify(on, s)),
+        Answer::Forecasts(list) => lines.push(text::forecasts(&list, s)),
+        Answer::Note(note) => lines.push(text::note(&note, s)),
         Answer::Tournament { view, done } => lines.push(text::tournament_done(me, &view, done, s)),
         Answer::TournamentStarted(started) => lines.push(text::tournament_started(&started, s)),
         Answer::Standings { table, png } => {

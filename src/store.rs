@@ -207,6 +207,7 @@ const MIGRATIONS: &[Migration] = &[
     both!(14, "reviews", "0014_reviews"),
     both!(15, "puzzles", "0015_puzzles"),
     both!(16, "chore seeds", "0016_chore_seeds"),
+    both!(17, "correspondence", "0017_correspondence"),
 ];
 
 /// Why the database could not be used.

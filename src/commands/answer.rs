@@ -4,9 +4,9 @@
 use super::Spec;
 use crate::rules::Variant;
 use crate::service::{
-    Challenge, Crosstable, DailySetting, Exported, GameReview, GameSummary, GameView, Hint,
-    Imported, Leaderboard, News, Person, Profile, PuzzleShown, SolveStep, Started, TournamentDone,
-    TournamentView, Vacation,
+    Challenge, Crosstable, DailySetting, Exported, Forecasts, GameReview, GameSummary, GameView,
+    Hint, Imported, Leaderboard, News, Note, Person, Played, Profile, PuzzleShown, SolveStep,
+    Started, TournamentDone, TournamentView, Vacation,
 };
 
 /// What a command did.
@@ -18,6 +18,8 @@ pub enum Answer {
         view: GameView,
         news: News,
         png: Option<Vec<u8>>,
+        /// The replies that forecasts played at once after it, each with its game and board.
+        forecast: Vec<Played>,
     },
     /// A game has begun: a challenge accepted, or a game against taflbot. `png` is the opening
     /// board (none when it could not be drawn; the game is stored all the same).
@@ -83,6 +85,10 @@ pub enum Answer {
     },
     /// Direct messages on or off.
     Notify(bool),
+    /// The caller's forecast lines in a game, after what `/forecast` did: for them alone.
+    Forecasts(Forecasts),
+    /// The caller's note on a game, after what `/note` did: for them alone.
+    Note(Note),
     /// The help: all commands (none named), or all about the ones named (a command, or the
     /// commands of a group such as `tournament`).
     Help(Vec<&'static Spec>),
@@ -129,6 +135,8 @@ impl std::fmt::Debug for Answer {
             Answer::DailyPuzzle(d) => write!(f, "DailyPuzzle({:?})", d.channel),
             Answer::Vacation { .. } => f.write_str("Vacation"),
             Answer::Notify(on) => write!(f, "Notify({on})"),
+            Answer::Forecasts(list) => write!(f, "Forecasts(#{}, {:?})", list.game, list.done),
+            Answer::Note(note) => write!(f, "Note(#{}, {:?})", note.game, note.done),
             Answer::Help(specs) => {
                 let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
                 write!(f, "Help({names:?})")

@@ -187,6 +187,13 @@ pub async fn apply(
             svc.set_direct_messages(me, dm).await?;
             Answer::Notify(dm)
         }
+        Command::Forecast { line, game, clear } => {
+            Answer::Forecasts(svc.forecast(me, game, here, line.as_deref(), clear).await?)
+        }
+        Command::Note { text, game, clear } => {
+            Answer::Note(svc.note(me, game, here, text.as_deref(), clear).await?)
+        }
+        Command::MoreTime { days, game } => told(svc.more_time(me, game, here, days).await?),
         Command::Record { game } => {
             let room = caller.upload_limit.saturating_sub(RECORD_ROOM);
             Answer::Record(svc.export(me, game, here, room).await?)
@@ -289,6 +296,7 @@ fn played(p: Played) -> Answer {
         view: p.view,
         news: p.news,
         png: Some(p.png),
+        forecast: p.forecast,
     }
 }
 
@@ -297,6 +305,7 @@ fn told(n: GameNews) -> Answer {
         view: n.view,
         news: n.news,
         png: None,
+        forecast: Vec::new(),
     }
 }
 

@@ -38,6 +38,31 @@ macro_rules! default_level {
     };
 }
 
+/// The most forecast lines a player keeps in a game (`service::MAX_FORECAST_LINES`).
+macro_rules! forecast_lines {
+    () => {
+        "10"
+    };
+}
+/// The most moves of a forecast line (`service::MAX_FORECAST_MOVES`).
+macro_rules! forecast_moves {
+    () => {
+        "20"
+    };
+}
+/// The most characters of a note (`service::MAX_NOTE_CHARS`).
+macro_rules! note_chars {
+    () => {
+        "1000"
+    };
+}
+/// The most days of more time at once (`service::MAX_MORE_TIME_DAYS`).
+macro_rules! more_time_days {
+    () => {
+        "7"
+    };
+}
+
 mod answer;
 mod apply;
 mod args;
@@ -257,6 +282,22 @@ pub enum Command {
     Notify {
         dm: bool,
     },
+    /// Keep a line (`line`), clear the caller's lines, or show them.
+    Forecast {
+        line: Option<String>,
+        game: Option<i64>,
+        clear: bool,
+    },
+    /// Keep a note (`text`), clear it, or show it.
+    Note {
+        text: Option<String>,
+        game: Option<i64>,
+        clear: bool,
+    },
+    MoreTime {
+        days: u32,
+        game: Option<i64>,
+    },
     Rules {
         variant: &'static Variant,
     },
@@ -419,7 +460,7 @@ pub fn help(code: impl Fn(&str) -> String) -> String {
         out.push_str(c.description);
     }
     out.push_str(&format!(
-        "\n\n[…]: options that may be left out; game is needed only when several of yours \
+        "\n\n[…]: optional; game is needed only when several of yours \
          could be meant. A move not made in time loses; a reminder comes a day before. {} \
          tells all.",
         code("/help command")

@@ -221,7 +221,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "takeback",
-        description: "Ask to undo your last turn, or agree when your opponent asks.",
+        description: "Undo your last turn, or agree to theirs.",
         more: "Your opponent answers with the buttons (or takeback, or takeback decline:true); against taflbot it is taken back at once. Never after the game ended.",
         options: &[GAME, opt("decline", "Decline your opponent's request instead", Kind::Flag)],
         read: |a| {
@@ -243,7 +243,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "vacation",
-        description: "Stop your clocks while away, or start them again.",
+        description: "Stop your clocks while away.",
         more: "Days a year are limited (14 unless the server's taflbot says otherwise); opponents see that you are away. Without an option: where your vacation stands.",
         options: &[opt("set", "on to go away, off to come back", Kind::Switch)],
         guild_only: false,
@@ -252,13 +252,79 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "notify",
-        description: "Your turns and reminders by direct message, or not.",
+        description: "Turns and reminders by direct message.",
         more: "Closed direct messages are said once in the game's thread, and the messages stop.",
         options: &[needed("dm", "on or off", Kind::Switch)],
         guild_only: false,
         read: |a| {
             Ok(Command::Notify {
                 dm: a.switch("dm")?.ok_or_else(|| a.missing("dm"))?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "forecast",
+        description: "Answer their next move ahead: if X, then Y.",
+        more: concat!(
+            "A line begins with their next move and alternates, ending with your answer: line:e4-e6,f1-f3. Keep several lines for several moves (up to ",
+            forecast_lines!(),
+            ", of up to ",
+            forecast_moves!(),
+            " moves each). When they play a line's first move, its answer is played at once in your name and the rest of the line stays; any other move ends it. Without a line: your lines, shown to you alone."
+        ),
+        options: &[
+            opt("line", "Moves separated by spaces or commas, their move first", Kind::Text),
+            GAME,
+            opt("clear", "Drop all your lines in the game", Kind::Flag),
+        ],
+        read: |a| {
+            Ok(Command::Forecast {
+                line: a.text("line")?.filter(|t| !t.trim().is_empty()),
+                game: a.number("game")?,
+                clear: a.flag("clear")?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "note",
+        description: "Your private note on a game.",
+        more: concat!(
+            "Up to ",
+            note_chars!(),
+            " characters, seen by you alone, here and in your own record of the game; it stays after the game. Without text: your note."
+        ),
+        options: &[
+            opt("text", "The note (it replaces the one you kept)", Kind::Text),
+            GAME,
+            opt("clear", "Drop your note on the game", Kind::Flag),
+        ],
+        read: |a| {
+            Ok(Command::Note {
+                text: a.text("text")?.filter(|t| !t.trim().is_empty()),
+                game: a.number("game")?,
+                clear: a.flag("clear")?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "moretime",
+        description: "Give your opponent more days to move.",
+        more: concat!(
+            "From 1 to ",
+            more_time_days!(),
+            " days, once a move; the game's thread is told who gave them."
+        ),
+        options: &[
+            needed("days", concat!("Days to give, 1 to ", more_time_days!()), Kind::Count),
+            GAME,
+        ],
+        read: |a| {
+            Ok(Command::MoreTime {
+                days: a.count("days")?.ok_or_else(|| a.missing("days"))?,
+                game: a.number("game")?,
             })
         },
         ..ROW
@@ -273,7 +339,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "variants",
-        description: "The variants taflbot plays, with their ids.",
+        description: "The variants, with their ids.",
         more: "rules tells all about one.",
         guild_only: false,
         read: |_| Ok(Command::Variants),
@@ -281,7 +347,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "record",
-        description: "Export a game: its record as text and as a GIF.",
+        description: "A game's record, as text and a GIF.",
         options: &[GAME],
         read: |a| Ok(Command::Record { game: a.number("game")? }),
         ..ROW
@@ -296,7 +362,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "review",
-        description: "A finished game's review: marked mistakes, accuracy, a chart.",
+        description: "A finished game's mistakes and accuracy.",
         more: "Every turn is marked by the winning chance it gave away: ?! inaccuracy, ? mistake, ?? blunder, with the better turn. Without game: the game of this thread, or your latest.",
         options: &[GAME],
         read: |a| Ok(Command::Review { game: a.number("game")? }),
@@ -459,6 +525,11 @@ mod tests {
             format!("{} (weakest) to {}", levels.start(), levels.end())
         );
         assert_eq!(default_level!(), crate::engine::DEFAULT_LEVEL.to_string());
+        use crate::service::{MAX_FORECAST_LINES, MAX_FORECAST_MOVES, MAX_MORE_TIME_DAYS};
+        assert_eq!(forecast_lines!(), MAX_FORECAST_LINES.to_string());
+        assert_eq!(forecast_moves!(), MAX_FORECAST_MOVES.to_string());
+        assert_eq!(note_chars!(), crate::service::MAX_NOTE_CHARS.to_string());
+        assert_eq!(more_time_days!(), MAX_MORE_TIME_DAYS.to_string());
     }
 
     /// Every row reads its command from its needed options.

@@ -43,6 +43,14 @@ impl Style for DiscordStyle {
         format!("`{}`", text.replace('`', "'"))
     }
 
+    fn quote(&self, text: &str) -> String {
+        // The author's own markdown is theirs to use; each line is set apart as a quote.
+        text.lines()
+            .map(|line| format!("> {line}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     fn place(&self, id: &str) -> Option<String> {
         parse_id(id).map(|id| format!("<#{id}>"))
     }

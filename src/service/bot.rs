@@ -306,8 +306,20 @@ impl Service {
         // This process delivers it now; another's sweeper leaves it alone meanwhile.
         self.hold_notice(&mut tx, notice.id, self.new_lease())
             .await?;
+        // A reply forecast by the player is played at once, and kept for the sweeper to post
+        // after the bot's move.
+        let foreseen = (written.len() == 1).then(|| written.concat());
+        let answered = self
+            .answer_forecasts(&mut tx, &mut loaded, foreseen, now)
+            .await?;
+        for a in &answered {
+            self.notice(&mut tx, id, &a.news).await?;
+        }
         self.release_bot_turn(&mut tx, id, thought.claim).await?;
         tx.commit().await?;
+        if !answered.is_empty() {
+            self.wake_bot(&loaded.view());
+        }
         Ok(Some(notice))
     }
 

@@ -101,6 +101,8 @@ pub enum ServiceError {
     NothingToTakeBack(i64),
     /// Leaderboards are per server: none in a direct message.
     NotInServer,
+    /// A game's command (named) given outside a server that installed taflbot.
+    ServerOnly(String),
     /// Nobody here has a rating (in this variant).
     NoRatings(Option<&'static crate::rules::Variant>),
     NoGameWaiting,
@@ -175,6 +177,41 @@ pub enum ServiceError {
     CannotAbort(i64),
     NoDrawOffer(i64),
     DrawAlreadyOffered(i64),
+    /// A forecast is kept while the opponent is to move: it begins with their move.
+    ForecastOnYourMove(i64),
+    /// A forecast of more moves than a line may have.
+    ForecastTooLong {
+        max: usize,
+    },
+    /// A forecast of fewer than two moves (the opponent's and the answer).
+    ForecastTooShort,
+    /// A forecast whose last move is the opponent's: it would answer nothing.
+    ForecastEndsOnTheirs,
+    /// A forecast's move (the `at`th, from 1) that cannot be played there, and why.
+    BadForecast {
+        at: usize,
+        mv: String,
+        why: String,
+    },
+    /// A forecast that answers a move (after the moves `after`) otherwise than a line kept does.
+    ForecastConflict {
+        after: String,
+        kept: String,
+        new: String,
+    },
+    /// The player keeps as many lines in this game as there may be.
+    TooManyForecasts(usize),
+    /// A note longer than a note may be.
+    NoteTooLong {
+        chars: usize,
+        max: usize,
+    },
+    /// More time is given to the opponent, on their move: it is the giver's own.
+    MoreTimeOnYourMove(i64),
+    /// More time was given on this move already.
+    MoreTimeGiven(i64),
+    /// More time is given in games between people.
+    MoreTimeForBot(i64),
     /// The stored game no longer replays; it was marked and reported.
     Broken(i64),
     Corrupt(String),

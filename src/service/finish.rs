@@ -124,6 +124,11 @@ impl Service {
         if done.rows_affected() != 1 {
             return Ok((false, None));
         }
+        // Forecasts end with the game (notes stay).
+        sqlx::query("DELETE FROM forecasts WHERE game_id = $1")
+            .bind(loaded.row.id)
+            .execute(&mut *conn)
+            .await?;
         let row = &mut loaded.row;
         row.status = GameStatus::Finished;
         row.result = terms.result;

@@ -14,6 +14,7 @@ use crate::render::{Scene, Theme};
 use crate::rules::{parse_position, write_position, BySide, Game, Reason, Side};
 
 /// A game loaded and replayed.
+#[derive(Clone)]
 pub(super) struct Loaded {
     pub row: GameRow,
     pub game: Game,

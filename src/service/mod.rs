@@ -9,6 +9,8 @@
 //! - `moves.rs`: moves and the end of a berserk chain;
 //! - `endings.rs`: resignation, draws offered, agreed and declined, games called off;
 //! - `takeback.rs`: takebacks asked, agreed and declined;
+//! - `forecasts.rs`: lines of moves kept ahead, each reply played at once; `notes.rs`: a
+//!   player's private note on a game, and more time given to the opponent;
 //! - `views.rs`: the board, a player's games, records, GIFs, imports;
 //! - `deadlines.rs`: reminders, losses on time and lapsed challenges (the sweeper);
 //! - `bot.rs`: games against taflbot, its turns on the blocking pool, hints;
@@ -34,8 +36,10 @@ mod endings;
 mod error;
 mod find;
 mod finish;
+mod forecasts;
 mod load;
 mod moves;
+mod notes;
 mod notices;
 mod puzzles;
 mod ratings;
@@ -56,6 +60,8 @@ pub use challenges::{
 };
 pub use clock::{rest_or_stop, Clock, Lease, SystemClock, TestClock, DAY};
 pub use error::{Ending, ServiceError};
+pub use forecasts::{ForecastDone, Forecasts, MAX_FORECAST_LINES, MAX_FORECAST_MOVES};
+pub use notes::{Note, NoteDone, MAX_MORE_TIME_DAYS, MAX_NOTE_CHARS};
 pub use notices::{
     Delivery, News, Notice, NoticeKind, CLAIMED_AT_ONCE, KEPT_FOR, LEASE, MAX_DELIVERY_ATTEMPTS,
 };
@@ -201,6 +207,9 @@ pub struct Played {
     pub view: GameView,
     pub news: News,
     pub png: Vec<u8>,
+    /// The replies that forecasts played at once after this move, in order, each with the game
+    /// after it.
+    pub forecast: Vec<Played>,
 }
 
 impl std::fmt::Debug for Played {
@@ -228,6 +237,8 @@ pub struct Exported {
     pub view: GameView,
     pub record: String,
     pub gif: Option<Vec<u8>>,
+    /// The record carries the caller's private note: it is shown to them alone.
+    pub private: bool,
 }
 
 /// A game read from a move list.

@@ -80,7 +80,6 @@ impl Service {
     ) -> Result<Played, ServiceError> {
         let now = self.now();
         let (mut tx, mut loaded, seat) = self.open_game(who, id, channel, true).await?;
-        let id = loaded.row.id;
         loaded.ensure_active()?;
         loaded.ensure_turn(seat)?;
         let mover = seat;
@@ -91,26 +90,50 @@ impl Service {
         };
         self.store_steps(&mut tx, &mut loaded, mover, &[stored], now)
             .await?;
+        let moved = loaded.clone();
+        // A whole turn of one move may be foreseen by the opponent's forecast.
+        let whole = loaded.game.position().turn() != mover;
+        let foreseen = match &step {
+            Step::Move(text) if whole => Some(text.clone()),
+            _ => None,
+        };
+        let answered = self
+            .answer_forecasts(&mut tx, &mut loaded, foreseen, now)
+            .await?;
         tx.commit().await?;
-        let by = loaded.row.player(mover);
+        let by = moved.row.player(mover);
         let news = match step {
             Step::Move(text) => News::Moved { by, text },
             Step::End => News::TurnEnded { by },
         };
-        let view = loaded.view();
-        self.wake_bot(&view);
+        self.wake_bot(&loaded.view());
+        let mut forecast = Vec::with_capacity(answered.len());
+        for a in answered {
+            forecast.push(Played {
+                view: a.after.view(),
+                news: a.news,
+                png: self.picture_or_none(&a.after).await,
+                forecast: Vec::new(),
+            });
+        }
         Ok(Played {
-            view,
+            view: moved.view(),
             news,
-            // The move is stored: a picture that cannot be made leaves the news without one.
-            png: match self.picture(&loaded, false, Theme::Classic).await {
-                Ok(png) => png,
-                Err(e) => {
-                    tracing::error!(game = id, error = %e, "no picture after a move");
-                    Vec::new()
-                }
-            },
+            png: self.picture_or_none(&moved).await,
+            forecast,
         })
+    }
+
+    /// The board of `loaded` after a move that is stored already: a picture that cannot be made
+    /// leaves the news without one.
+    async fn picture_or_none(&self, loaded: &Loaded) -> Vec<u8> {
+        match self.picture(loaded, false, Theme::Classic).await {
+            Ok(png) => png,
+            Err(e) => {
+                tracing::error!(game = loaded.row.id, error = %e, "no picture after a move");
+                Vec::new()
+            }
+        }
     }
 
     /// Writes steps that `mover` has just taken in `loaded.game` (their stored texts: a canonical

@@ -58,6 +58,16 @@ pub enum News {
     TakebackDeclined {
         by: Person,
     },
+    /// A reply played at once from `by`'s forecast, in canonical text.
+    Forecast {
+        by: Person,
+        text: String,
+    },
+    /// `by` gave their opponent `days` more on the current move.
+    MoreTime {
+        by: Person,
+        days: u32,
+    },
 }
 
 /// The kind of a notice, as stored.
@@ -77,6 +87,8 @@ pub enum NoticeKind {
     TakebackAsked,
     TakebackAccepted,
     TakebackDeclined,
+    Forecast,
+    MoreTime,
     /// A tournament's news after this game ended: its detail is the tournament's id.
     Tournament,
 }
@@ -89,7 +101,7 @@ impl std::fmt::Display for NoticeKind {
 }
 
 impl NoticeKind {
-    pub(super) const ALL: [NoticeKind; 15] = [
+    pub(super) const ALL: [NoticeKind; 17] = [
         NoticeKind::Started,
         NoticeKind::Moved,
         NoticeKind::TurnEnded,
@@ -105,6 +117,8 @@ impl NoticeKind {
         NoticeKind::TakebackAccepted,
         NoticeKind::TakebackDeclined,
         NoticeKind::Tournament,
+        NoticeKind::Forecast,
+        NoticeKind::MoreTime,
     ];
 
     /// The stored name, also shown by the local mode.
@@ -125,16 +139,24 @@ impl NoticeKind {
             NoticeKind::TakebackAccepted => "takeback_accepted",
             NoticeKind::TakebackDeclined => "takeback_declined",
             NoticeKind::Tournament => "tournament",
+            NoticeKind::Forecast => "forecast",
+            NoticeKind::MoreTime => "more_time",
         }
     }
 }
 
 impl News {
     /// The stored form: kind, the player it is about, and the move.
-    fn parts(&self) -> (NoticeKind, Option<&Person>, Option<&str>) {
+    fn parts(
+        &self,
+    ) -> (
+        NoticeKind,
+        Option<&Person>,
+        Option<std::borrow::Cow<'_, str>>,
+    ) {
         match self {
             News::Started => (NoticeKind::Started, None, None),
-            News::Moved { by, text } => (NoticeKind::Moved, Some(by), Some(text)),
+            News::Moved { by, text } => (NoticeKind::Moved, Some(by), Some(text.into())),
             News::TurnEnded { by } => (NoticeKind::TurnEnded, Some(by), None),
             News::Resigned { by } => (NoticeKind::Resigned, Some(by), None),
             News::Aborted { by } => (NoticeKind::Aborted, Some(by), None),
@@ -144,9 +166,17 @@ impl News {
             News::Reminder { to } => (NoticeKind::Reminder, Some(to), None),
             News::Timeout { late } => (NoticeKind::Timeout, Some(late), None),
             News::Update => (NoticeKind::Update, None, None),
-            News::TakebackAsked { by, turn } => (NoticeKind::TakebackAsked, Some(by), Some(turn)),
+            News::TakebackAsked { by, turn } => {
+                (NoticeKind::TakebackAsked, Some(by), Some(turn.into()))
+            }
             News::TakebackAccepted { by } => (NoticeKind::TakebackAccepted, Some(by), None),
             News::TakebackDeclined { by } => (NoticeKind::TakebackDeclined, Some(by), None),
+            News::Forecast { by, text } => (NoticeKind::Forecast, Some(by), Some(text.into())),
+            News::MoreTime { by, days } => (
+                NoticeKind::MoreTime,
+                Some(by),
+                Some(days.to_string().into()),
+            ),
         }
     }
 
@@ -177,6 +207,7 @@ impl News {
             News::Reminder { to: reminded } => reminded.key == to.key,
             News::Started
             | News::Moved { .. }
+            | News::Forecast { .. }
             | News::TurnEnded { .. }
             | News::TakebackAccepted { .. } => {
                 view.waiting_for.as_ref().is_some_and(|w| w.key == to.key)
@@ -198,7 +229,11 @@ impl News {
     pub fn shows_board(&self) -> bool {
         matches!(
             self,
-            News::Started | News::Moved { .. } | News::TurnEnded { .. } | News::Update
+            News::Started
+                | News::Moved { .. }
+                | News::Forecast { .. }
+                | News::TurnEnded { .. }
+                | News::Update
         )
     }
 }
@@ -282,6 +317,11 @@ impl Notice {
             (NoticeKind::TakebackAsked, Some(by), Some(turn)) => News::TakebackAsked { by, turn },
             (NoticeKind::TakebackAccepted, Some(by), _) => News::TakebackAccepted { by },
             (NoticeKind::TakebackDeclined, Some(by), _) => News::TakebackDeclined { by },
+            (NoticeKind::Forecast, Some(by), Some(text)) => News::Forecast { by, text },
+            (NoticeKind::MoreTime, Some(by), Some(days)) => match days.parse() {
+                Ok(days) => News::MoreTime { by, days },
+                Err(_) => News::Update,
+            },
             _ => News::Update,
         }
     }
@@ -325,7 +365,7 @@ impl Service {
         .bind(game)
         .bind(kind)
         .bind(actor)
-        .bind(detail)
+        .bind(detail.map(|d| d.into_owned()))
         .bind(self.now())
         .fetch_one(&mut *conn)
         .await?;

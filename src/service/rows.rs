@@ -311,7 +311,7 @@ pub const GAME_SELECT: &str =
         g.result, g.reason, g.position, g.move_count, g.draw_offer, g.deadline,
         g.attacker, pa.key AS attacker_key, pa.name AS attacker_name,
         g.defender, pd.key AS defender_key, pd.name AS defender_name, g.bot_level, g.bot_attacks,
-        g.rated, g.pair_limited, g.takeback_by, g.takeback_declined_by, g.takeback_declined_at, g.imported, g.tournament_id, pa.vacation_since AS attacker_away, pd.vacation_since AS defender_away,
+        g.rated, g.pair_limited, g.takeback_by, g.takeback_declined_by, g.takeback_declined_at, g.imported, g.tournament_id, g.more_time_at, pa.vacation_since AS attacker_away, pd.vacation_since AS defender_away,
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_before,
         (SELECT after FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_after,
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.defender) AS defender_before,
@@ -362,6 +362,8 @@ pub struct GameRow {
     pub imported: i64,
     /// The tournament the game belongs to.
     pub tournament_id: Option<i64>,
+    /// The move count when more time was last given (once a turn).
+    pub more_time_at: Option<i64>,
     /// When each player's vacation began, while they are on one.
     pub attacker_away: Option<i64>,
     pub defender_away: Option<i64>,

@@ -59,6 +59,7 @@ impl Service {
                 view: loaded.view(),
                 news: News::TakebackAccepted { by: bot },
                 png,
+                forecast: Vec::new(),
             }));
         }
         sqlx::query("UPDATE games SET takeback_by = $1 WHERE id = $2")
@@ -107,6 +108,7 @@ impl Service {
             view: loaded.view(),
             news: News::TakebackAccepted { by: who.clone() },
             png,
+            forecast: Vec::new(),
         })
     }
 
@@ -190,6 +192,11 @@ impl Service {
     ) -> Result<(), ServiceError> {
         let id = loaded.row.id;
         let now = self.now();
+        // Forecasts were made for the game as it stood: a takeback ends them all.
+        sqlx::query("DELETE FROM forecasts WHERE game_id = $1")
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
         sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
             .bind(id)
             .bind(cut)

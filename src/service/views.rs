@@ -95,7 +95,18 @@ impl Service {
         max_bytes: usize,
     ) -> Result<Exported, ServiceError> {
         let loaded = self.meant(who, id, channel).await?;
-        let record = record_text(&loaded);
+        let note = {
+            let mut conn = self.pool.acquire().await?;
+            self.own_note(&mut conn, who, loaded.row.id).await?
+        };
+        let mut record = record_text(&loaded);
+        if let Some(note) = &note {
+            // Comment lines, which a record's reader passes over: the record still replays.
+            record.push_str(&format!("\n; Note of {}:\n", one_line(&who.name)));
+            for line in note.lines() {
+                record.push_str(&format!("; {line}\n"));
+            }
+        }
         let room = max_bytes.saturating_sub(record.len());
         let view = loaded.view();
         let BySide {
@@ -110,7 +121,12 @@ impl Service {
                     .ok()
             })
             .await?;
-        Ok(Exported { view, record, gif })
+        Ok(Exported {
+            view,
+            record,
+            gif,
+            private: note.is_some(),
+        })
     }
 
     /// A variant's start position as a picture.
@@ -158,6 +174,11 @@ impl Service {
 }
 
 /// A game's record with its number and players as tags.
+/// A name on one line of a record's comment.
+fn one_line(name: &str) -> String {
+    name.chars().filter(|c| !c.is_control()).collect()
+}
+
 fn record_text(loaded: &Loaded) -> String {
     let BySide {
         attackers: a,

@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, AnyPool, Row, ValueRef};
 use super::{begin_write, Engine, StoreError};
 
 /// The tables, in an order in which every row's references are already there.
-pub const TABLES: [&str; 16] = [
+pub const TABLES: [&str; 18] = [
     "players",
     "tournaments",
     "tournament_players",
@@ -24,10 +24,12 @@ pub const TABLES: [&str; 16] = [
     "puzzle_ratings",
     "daily_puzzles",
     "chores",
+    "forecasts",
+    "notes",
 ];
 
 /// The tables with an identity column `id`, whose next value follows the rows copied.
-const WITH_IDS: [&str; 7] = [
+const WITH_IDS: [&str; 8] = [
     "players",
     "tournaments",
     "games",
@@ -35,6 +37,7 @@ const WITH_IDS: [&str; 7] = [
     "challenges",
     "notices",
     "puzzles",
+    "forecasts",
 ];
 
 /// Why a copy was refused or failed.

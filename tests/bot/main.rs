@@ -17,6 +17,7 @@ mod challenges;
 mod cli;
 mod commands;
 mod continued;
+mod correspondence;
 mod crash;
 mod deadlines;
 mod discord;

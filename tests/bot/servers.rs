@@ -11,10 +11,8 @@ async fn a_game_is_seen_only_in_its_own_server() {
     const OTHER: u64 = 800_000_000_000_000_999;
     let h = Harness::start("servers").await;
     let (game, thread) = h.game("tablut").await;
-    let elsewhere = |mut interaction: serde_json::Value| {
-        interaction["guild_id"] = serde_json::json!(OTHER.to_string());
-        interaction
-    };
+    // Another server that has taflbot too.
+    let elsewhere = |interaction| crate::fake_discord::in_guild(interaction, OTHER);
     let refusal = format!("Game #{game} is played on another server, and is seen only there.");
     for command in ["board", "record", "resign"] {
         let asked = h

@@ -479,6 +479,9 @@ impl Fake {
             "channel": place,
             "guild_id": GUILD.to_string(),
             "member": member_json(who),
+            // Given in a server (0) that installed taflbot (a server install, "0", names it).
+            "context": 0,
+            "authorizing_integration_owners": {"0": GUILD.to_string()},
             "locale": "en-GB",
             "guild_locale": "en-GB",
             "entitlements": [],
@@ -601,6 +604,53 @@ pub fn not_a_manager(mut interaction: Value) -> Value {
 /// go to that server's shard).
 pub fn in_guild(mut interaction: Value, guild: u64) -> Value {
     interaction["guild_id"] = json!(guild.to_string());
+    interaction["authorizing_integration_owners"] = json!({"0": guild.to_string()});
+    interaction
+}
+
+/// Where a command installed on a user's account is given, outside a server with taflbot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elsewhere {
+    /// The bot's own direct messages.
+    BotDm,
+    /// A group DM, or a DM between the user and someone else.
+    GroupDm,
+    /// A server that has not installed taflbot (only the user has).
+    OtherServer(u64),
+}
+
+/// The same interaction given `where_`, as Discord sends one of a user install: no member there
+/// but in a server, the user at the top, and the user's install as what authorized it.
+pub fn elsewhere(mut interaction: Value, where_: Elsewhere) -> Value {
+    let user = interaction["member"]["user"].clone();
+    let user_id = user["id"].clone();
+    let channel = interaction["channel_id"].clone();
+    let o = interaction.as_object_mut().unwrap();
+    o.insert("user".into(), user);
+    o.insert(
+        "authorizing_integration_owners".into(),
+        json!({"1": user_id}),
+    );
+    match where_ {
+        Elsewhere::OtherServer(guild) => {
+            o.insert("guild_id".into(), json!(guild.to_string()));
+            o.insert("context".into(), json!(0));
+        }
+        Elsewhere::BotDm | Elsewhere::GroupDm => {
+            o.remove("guild_id");
+            o.remove("member");
+            o.remove("guild_locale");
+            let (context, kind) = if where_ == Elsewhere::BotDm {
+                (1, 1)
+            } else {
+                (2, 3)
+            };
+            o.insert("context".into(), json!(context));
+            o.insert("channel".into(), json!({"id": channel, "type": kind}));
+            // Outside a server the app has only the permissions of a user install.
+            o.insert("app_permissions".into(), json!("0"));
+        }
+    }
     interaction
 }
 

@@ -59,7 +59,6 @@ pub fn all() -> Vec<poise::Command<Arc<Bot>, Error>> {
                     identifying_name: group.into(),
                     source_code_name: group.into(),
                     description: Some(commands::group_description(group).into()),
-                    guild_only: true,
                     subcommand_required: true,
                     // Never run (a subcommand is required), but poise matches only commands
                     // that have one.
@@ -78,25 +77,42 @@ pub fn all() -> Vec<poise::Command<Arc<Bot>, Error>> {
 /// still checks it when the command is given.
 const FOR_MANAGERS: [&str; 1] = ["dailypuzzle"];
 
-/// Where a command may be given: installed in servers only (installed on a user's account, a
-/// command would run where the bot cannot post), in servers, and in the bot's direct messages
-/// where it needs no server.
+/// Where a command may be given. A command that needs no server (rules, puzzles, help, an
+/// import) is declared for both installs, in a server or on a user's account, and is given in
+/// servers, the bot's direct messages and group DMs: there it is answered, and nothing is posted
+/// later. A game's command is declared for servers that installed taflbot only (games live in
+/// their channels, where taflbot posts every move); one that still comes from elsewhere is
+/// refused with a sentence saying so (see [`served_here`]).
 fn contexts(
     guild_only: bool,
 ) -> (
     Option<Vec<serenity::InstallationContext>>,
     Option<Vec<serenity::InteractionContext>>,
 ) {
+    use serenity::InstallationContext as Install;
     use serenity::InteractionContext as Where;
-    let places = if guild_only {
-        vec![Where::Guild]
+    if guild_only {
+        (Some(vec![Install::Guild]), Some(vec![Where::Guild]))
     } else {
-        vec![Where::Guild, Where::BotDm]
+        (
+            Some(vec![Install::Guild, Install::User]),
+            Some(vec![Where::Guild, Where::BotDm, Where::PrivateChannel]),
+        )
+    }
+}
+
+/// Whether an interaction comes from a server that installed taflbot: where a game's command can
+/// be played out (not a direct message, and not a server where only the user installed it).
+fn served_here(interaction: &serenity::CommandInteraction) -> bool {
+    use serenity::AuthorizingIntegrationOwner as Owner;
+    let Some(guild) = interaction.guild_id else {
+        return false;
     };
-    (
-        Some(vec![serenity::InstallationContext::Guild]),
-        Some(places),
-    )
+    interaction
+        .authorizing_integration_owners
+        .0
+        .iter()
+        .any(|owner| matches!(owner, Owner::GuildInstall(Some(g)) if *g == guild))
 }
 
 /// A row as a command named `name` (the row's own name, or its subcommand's word).
@@ -108,7 +124,6 @@ fn slash_command(spec: &'static Spec, name: &'static str) -> poise::Command<Arc<
         identifying_name: spec.name.into(),
         source_code_name: spec.name.into(),
         description: Some(spec.description.chars().take(100).collect()),
-        guild_only: spec.guild_only,
         default_member_permissions: if FOR_MANAGERS.contains(&spec.name) {
             serenity::Permissions::MANAGE_GUILD
         } else {
@@ -413,6 +428,10 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
         .map(|(user, _)| user.id.to_string())
         .collect();
     let name: &str = &ctx.command().qualified_name;
+    if crate::commands::spec(name).is_some_and(|s| s.guild_only) && !served_here(interaction) {
+        refuse(&c, ServiceError::ServerOnly(name.to_string())).await;
+        return Ok(());
+    }
     let command = match options(name, ctx.args) {
         Ok(given) => Command::parse(name, &given),
         Err(unreadable) => {

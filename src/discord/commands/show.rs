@@ -13,9 +13,20 @@ use crate::service::{GameView, News, TournamentDone, TournamentStatus};
 pub(super) async fn show(c: &Call<'_>, answer: Answer) {
     let who = &c.caller.who;
     match answer {
-        Answer::News { view, news, png } if news.posted() => {
-            let over = view.outcome.is_some();
-            c.publish(&view, news, png).await;
+        Answer::News {
+            view,
+            news,
+            png,
+            forecast,
+        } if news.posted() => {
+            // The move and then each reply forecast: only the last calls on anyone.
+            let over = forecast.last().map_or(&view, |p| &p.view).outcome.is_some();
+            let replied = !forecast.is_empty();
+            c.publish(&view, news, png, !replied).await;
+            for (i, p) in forecast.iter().enumerate() {
+                let calls = i + 1 == forecast.len();
+                c.publish_forecast(p, i, calls).await;
+            }
             if view.aborted {
                 c.bot.archive_thread(c.http, view.thread.as_deref()).await;
             }
@@ -92,6 +103,8 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             let left_out = done.gif.is_none().then_some(c.caller.upload_limit);
             let mut reply = Reply::text(text::record_of(id, left_out))
                 .file(&format!("game-{id}.txt"), done.record.into_bytes());
+            // A record that carries the caller's note is theirs alone.
+            reply.private = done.private;
             if let Some(gif) = done.gif {
                 reply = reply.file(&format!("game-{id}.gif"), gif);
             }
@@ -142,6 +155,11 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             c.answer(Reply::private(said)).await
         }
         Answer::Notify(on) => c.answer(Reply::private(text::notify(on, STYLE))).await,
+        Answer::Forecasts(list) => {
+            c.answer(Reply::private(text::forecasts(&list, STYLE)))
+                .await
+        }
+        Answer::Note(note) => c.answer(Reply::private(text::note(&note, STYLE))).await,
         Answer::Tournament { view, done } => {
             let said = text::tournament_done(who, &view, done, STYLE);
             c.answer(Reply::text(said)).await;
@@ -271,12 +289,19 @@ impl Call<'_> {
     /// Shows a game's news: as the answer when the command was used in the game's thread,
     /// otherwise in the thread with a private note as the answer. A post that cannot be made now
     /// is left with the service and delivered later; the game itself is already stored.
-    async fn publish(&self, view: &GameView, news: News, png: Option<Vec<u8>>) {
-        let reply = news_reply(&news, view, png);
+    /// `calls`: whether the post pings and direct-messages whom the news calls on (not when a
+    /// forecast has answered at once).
+    async fn publish(&self, view: &GameView, news: News, png: Option<Vec<u8>>, calls: bool) {
+        let mut reply = news_reply(&news, view, png);
+        if !calls {
+            reply.mention.clear();
+        }
         if view.place().is_some() && view.place() == self.caller.channel.as_deref() {
             match self.responder.send(&reply).await {
                 Ok(()) => {
-                    self.bot.direct_messages(self.http, view, &news).await;
+                    if calls {
+                        self.bot.direct_messages(self.http, view, &news).await;
+                    }
                     return;
                 }
                 Err(e) => {
@@ -291,6 +316,24 @@ impl Call<'_> {
         self.bot
             .post_or_keep(self.http, view, &news, &reply, &nonce)
             .await;
-        self.bot.direct_messages(self.http, view, &news).await;
+        if calls {
+            self.bot.direct_messages(self.http, view, &news).await;
+        }
+    }
+
+    /// Posts the `i`th reply played from a forecast after the answered move, in the game's
+    /// thread.
+    async fn publish_forecast(&self, p: &crate::service::Played, i: usize, calls: bool) {
+        let mut reply = news_reply(&p.news, &p.view, Some(p.png.clone()));
+        if !calls {
+            reply.mention.clear();
+        }
+        let nonce = format!("{}f{i}", self.nonce());
+        self.bot
+            .post_or_keep(self.http, &p.view, &p.news, &reply, &nonce)
+            .await;
+        if calls {
+            self.bot.direct_messages(self.http, &p.view, &p.news).await;
+        }
     }
 }

@@ -348,3 +348,60 @@ pub const STALE_COMMAND: &str = "I could not read this command's options: Discor
 pub const UNKNOWN_COMMAND: &str = "taflbot has no such command now: Discord may still show an older list of its commands. Try again in a minute, or see /help.";
 
 pub const STALE_BUTTON: &str = "This button is no longer in use.";
+
+/// The answer to `/forecast`: what it did, then the caller's lines in the game.
+pub fn forecasts(f: &crate::service::Forecasts, s: &dyn Style) -> String {
+    use crate::service::ForecastDone;
+    let done = match f.done {
+        ForecastDone::Shown => String::new(),
+        ForecastDone::Kept => "Kept. ".to_string(),
+        ForecastDone::AlreadyKept => "That line is kept already. ".to_string(),
+        ForecastDone::Cleared => format!("Your forecasts in game #{} are gone. ", f.game),
+    };
+    if f.lines.is_empty() {
+        return format!(
+            "{done}You keep no forecast in game #{}. {} answers their next move ahead.",
+            f.game,
+            s.code("/forecast line:their-move,your-answer")
+        );
+    }
+    let lines: Vec<String> = f
+        .lines
+        .iter()
+        .map(|line| {
+            // Their moves, then each answer after an arrow: "e4-e6 → f1-f3, d1-d3 → …".
+            let pairs: Vec<String> = line
+                .chunks(2)
+                .map(|pair| match pair {
+                    [theirs, yours] => format!("{theirs} → {}", s.strong(yours)),
+                    [theirs] => theirs.clone(),
+                    _ => String::new(),
+                })
+                .collect();
+            format!("- {}", pairs.join(", "))
+        })
+        .collect();
+    format!(
+        "{done}Your forecasts in game #{} (their move → your answer, played at once):\n{}",
+        f.game,
+        lines.join("\n")
+    )
+}
+
+/// The answer to `/note`: what it did, then the note, which only its author sees.
+pub fn note(n: &crate::service::Note, s: &dyn Style) -> String {
+    use crate::service::NoteDone;
+    let done = match n.done {
+        NoteDone::Shown => "",
+        NoteDone::Kept => "Kept, for you alone. ",
+        NoteDone::Cleared => "Your note is gone. ",
+    };
+    match &n.text {
+        Some(text) => format!("{done}Your note on game #{}:\n{}", n.game, s.quote(text)),
+        None => format!(
+            "{done}You keep no note on game #{}. {} keeps one, for you alone.",
+            n.game,
+            s.code("/note text:…")
+        ),
+    }
+}

@@ -56,6 +56,10 @@ pub trait Style {
     fn code(&self, text: &str) -> String {
         text.to_string()
     }
+    /// A player's own words shown back to them (a note), set apart from the sentence.
+    fn quote(&self, text: &str) -> String {
+        text.to_string()
+    }
     /// A channel or thread, when the front end has them.
     fn place(&self, _id: &str) -> Option<String> {
         None

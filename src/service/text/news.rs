@@ -156,6 +156,17 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
             s.name(by),
             view.id
         ),
+        News::Forecast { by, text } => {
+            format!("{} played {text}, as forecast. {status}", s.name(by))
+        }
+        News::MoreTime { by, days } => format!(
+            "{} gave {} {} more on this move in game #{}: {}.",
+            s.name(by),
+            s.name(view.opponent_of(by)),
+            super::days(*days),
+            view.id,
+            deadline(view.deadline, s)
+        ),
     }
 }
 

@@ -245,6 +245,45 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         CannotAbort(id) => format!("game #{id} has begun: resign instead of aborting"),
         NoDrawOffer(id) => format!("there is no draw offer to answer in game #{id}"),
         DrawAlreadyOffered(id) => format!("you have already offered a draw in game #{id}"),
+        ServerOnly(command) => format!(
+            "{} works in a server that has taflbot: games are played in its channels, where taflbot posts every move, and it cannot post here",
+            s.code(&format!("/{command}"))
+        ),
+        ForecastOnYourMove(id) => format!(
+            "it is your move in game #{id}: a forecast begins with your opponent's next move, so make yours first"
+        ),
+        ForecastTooLong { max } => format!("a forecast line has at most {max} moves"),
+        ForecastTooShort => "a forecast line is your opponent's move and your answer, at least: write them both, e.g. e4-e6, f1-f3".to_string(),
+        ForecastEndsOnTheirs => "a forecast line ends with your own answer: leave out its last move, or answer it".to_string(),
+        BadForecast { at, mv, why } => format!(
+            "move {at} of the line, {}, cannot be played there: {why}",
+            s.code(&quoted(mv))
+        ),
+        ForecastConflict { after, kept, new } => {
+            let after = if after.is_empty() {
+                String::new()
+            } else {
+                format!(" after {}", s.code(after))
+            };
+            format!(
+                "you already answer{after} with {}, not {}: clear your forecasts first to change it",
+                s.code(kept),
+                s.code(new)
+            )
+        }
+        TooManyForecasts(max) => format!(
+            "you keep {max} forecast lines in this game, the most there may be: clear them to begin again"
+        ),
+        NoteTooLong { chars, max } => {
+            format!("a note has at most {max} characters, and this one has {chars}")
+        }
+        MoreTimeOnYourMove(id) => format!(
+            "it is your move in game #{id}: more time goes to your opponent, on their move"
+        ),
+        MoreTimeGiven(id) => format!("more time was given on this move of game #{id} already"),
+        MoreTimeForBot(id) => format!(
+            "taflbot moves at once in game #{id}: it needs no more time"
+        ),
         Broken(id) => format!(
             "game #{id} could not be loaded: its stored moves no longer replay. It has been set aside and reported"
         ),

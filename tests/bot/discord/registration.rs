@@ -57,21 +57,21 @@ async fn the_commands_are_registered_with_descriptions_and_completion() {
             c.name
         );
     }
-    // Installed in servers only (installed on a user's account a command would run where the bot
-    // cannot post); a command that needs a server is given only there, the others in the bot's
-    // direct messages too; the managers' command is shown to managers (Manage Server, 32).
+    // A command that needs a server is declared for server installs (0) and given in servers
+    // (0) only; the others for user installs (1) too, and given in the bot's DMs (1) and group
+    // DMs (2); the managers' command is shown to managers (Manage Server, 32).
     for c in commands {
         let name = c["name"].as_str().unwrap();
         let in_server_only = taflbot::commands::COMMANDS
             .iter()
             .find(|s| s.name.split(' ').next() == Some(name))
             .is_some_and(|s| s.guild_only || s.name.contains(' '));
-        assert_eq!(c["integration_types"], serde_json::json!([0]), "{c}");
-        let places = if in_server_only {
-            serde_json::json!([0])
+        let (installs, places) = if in_server_only {
+            (serde_json::json!([0]), serde_json::json!([0]))
         } else {
-            serde_json::json!([0, 1])
+            (serde_json::json!([0, 1]), serde_json::json!([0, 1, 2]))
         };
+        assert_eq!(c["integration_types"], installs, "{c}");
         assert_eq!(c["contexts"], places, "{c}");
         let managers = if name == "dailypuzzle" {
             serde_json::json!("32")

@@ -548,6 +548,7 @@ mod tests {
                         Kind::Variant => Value::Text("brandubh".into()),
                         Kind::Switch => Value::Text("on".into()),
                         Kind::Format => Value::Text("swiss".into()),
+                        Kind::Count => Value::Int(2),
                         _ => Value::Text("e1-e5".into()),
                     };
                     (o.name.to_string(), value)

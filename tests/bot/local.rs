@@ -359,3 +359,26 @@ fn puzzles_are_imported_and_solved_in_the_local_mode() {
     let board = images.join("puzzle-1.png");
     assert_eq!(&std::fs::read(board).unwrap()[1..4], b"PNG", "{text}");
 }
+
+#[test]
+fn forecasts_notes_and_more_time_in_the_local_mode() {
+    let dir = std::env::temp_dir().join(format!("taflbot-local-fc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = "\
+alice challenge @bob variant:tyr-11 side:attackers
+bob accept
+bob forecast line:d1-d3,f8-g8
+alice move d1-d3
+alice note text:corners
+bob note
+bob moretime days:2
+";
+    let out = local(&dir.join("local.db"), &dir.join("pictures"), script.as_bytes());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Kept. Your forecasts in game #1"), "{text}");
+    assert!(text.contains("alice played d1-d3."), "{text}");
+    assert!(text.contains("bob played f8-g8, as forecast."), "{text}");
+    assert!(text.contains("Your note on game #1:\ncorners"), "{text}");
+    assert!(text.contains("You keep no note on game #1."), "{text}");
+    assert!(text.contains("bob gave alice 2 days more"), "{text}");
+}

@@ -354,7 +354,7 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             vacation,
             days_a_year,
         } => lines.push(text::vacation(&vacation, days_a_year, s)),
-        Answer::Notify(on) => lines.push(text::notify(on, s)),
+        Answer::Notify(hours) => lines.push(text::notify(&hours, s)),
         Answer::Forecasts(list) => lines.push(text::forecasts(&list, s)),
         Answer::Note(note) => lines.push(text::note(&note, s)),
         Answer::Tournament { view, done } => lines.push(text::tournament_done(me, &view, done, s)),

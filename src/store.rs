@@ -208,6 +208,7 @@ const MIGRATIONS: &[Migration] = &[
     both!(15, "puzzles", "0015_puzzles"),
     both!(16, "chore seeds", "0016_chore_seeds"),
     both!(17, "correspondence", "0017_correspondence"),
+    both!(18, "quiet hours and digest", "0018_quiet_hours_and_digest"),
 ];
 
 /// Why the database could not be used.

@@ -3,6 +3,7 @@
 
 use super::Spec;
 use crate::rules::Variant;
+use crate::service::Hours;
 use crate::service::{
     Challenge, Crosstable, DailySetting, Exported, Forecasts, GameReview, GameSummary, GameView,
     Hint, Imported, Leaderboard, News, Note, Person, Played, Profile, PuzzleShown, SolveStep,
@@ -83,8 +84,8 @@ pub enum Answer {
         vacation: Vacation,
         days_a_year: u32,
     },
-    /// Direct messages on or off.
-    Notify(bool),
+    /// The caller's settings for being told, after what `/notify` changed.
+    Notify(Hours),
     /// The caller's forecast lines in a game, after what `/forecast` did: for them alone.
     Forecasts(Forecasts),
     /// The caller's note on a game, after what `/note` did: for them alone.
@@ -134,7 +135,7 @@ impl std::fmt::Debug for Answer {
             Answer::Solve(step) => write!(f, "Solve(#{}, {:?})", step.puzzle.id, step.how),
             Answer::DailyPuzzle(d) => write!(f, "DailyPuzzle({:?})", d.channel),
             Answer::Vacation { .. } => f.write_str("Vacation"),
-            Answer::Notify(on) => write!(f, "Notify({on})"),
+            Answer::Notify(hours) => write!(f, "Notify({hours:?})"),
             Answer::Forecasts(list) => write!(f, "Forecasts(#{}, {:?})", list.game, list.done),
             Answer::Note(note) => write!(f, "Note(#{}, {:?})", note.game, note.done),
             Answer::Help(specs) => {

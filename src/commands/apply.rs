@@ -183,10 +183,7 @@ pub async fn apply(
                 days_a_year: svc.vacation_days(),
             }
         }
-        Command::Notify { dm } => {
-            svc.set_direct_messages(me, dm).await?;
-            Answer::Notify(dm)
-        }
+        Command::Notify(change) => Answer::Notify(svc.notify(me, &change).await?),
         Command::Forecast { line, game, clear } => {
             Answer::Forecasts(svc.forecast(me, game, here, line.as_deref(), clear).await?)
         }

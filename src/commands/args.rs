@@ -204,6 +204,17 @@ impl Args<'_> {
         self.choice(name, &FORMATS)
     }
 
+    /// An hour of the day, 0 to 23.
+    pub fn hour(&self, name: &str) -> Result<Option<u8>, ServiceError> {
+        let Some(n) = self.number(name)? else {
+            return Ok(None);
+        };
+        match u8::try_from(n) {
+            Ok(h) if h < 24 => Ok(Some(h)),
+            _ => Err(self.bad(name, &Value::Int(n))),
+        }
+    }
+
     /// A count from 1 (the service says how many are allowed).
     pub fn count(&self, name: &str) -> Result<Option<u32>, ServiceError> {
         let Some(n) = self.number(name)? else {

@@ -111,6 +111,8 @@ pub enum Kind {
     Count,
     /// A puzzle number.
     Puzzle,
+    /// An hour of the day, 0 to 23.
+    Hour,
 }
 
 impl Kind {
@@ -131,6 +133,7 @@ impl Kind {
             Kind::Tournament => "a tournament number (write tournament:3)",
             Kind::Count => "a whole number from 1",
             Kind::Puzzle => "a puzzle number (write number:12)",
+            Kind::Hour => "an hour from 0 to 23",
         }
     }
 }
@@ -279,9 +282,8 @@ pub enum Command {
         /// On or off; nothing to ask where it stands.
         set: Option<bool>,
     },
-    Notify {
-        dm: bool,
-    },
+    /// Changes what is given of the caller's settings for being told (none: shows them).
+    Notify(crate::service::HoursChange),
     /// Keep a line (`line`), clear the caller's lines, or show them.
     Forecast {
         line: Option<String>,

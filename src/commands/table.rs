@@ -252,14 +252,24 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "notify",
-        description: "Turns and reminders by direct message.",
-        more: "Closed direct messages are said once in the game's thread, and the messages stop.",
-        options: &[needed("dm", "on or off", Kind::Switch)],
+        description: "How you are told: DMs, a daily digest, quiet hours.",
+        more: "dm:on sends your turns and reminders by direct message (closed DMs are said once in the game's thread, and they stop). digest:on sends one message a day at hour (your time) listing the games waiting for you, least time left first. quiet:22-07 holds pings and DMs during those hours and tells what was held in one message when they end; a reminder that would fall in them comes before they begin, and deadlines never move. zone is your time zone, such as Europe/Oslo (UTC when none). Without options: your settings.",
+        options: &[
+            opt("dm", "Turns and reminders by direct message: on or off", Kind::Switch),
+            opt("digest", "A daily message listing the games waiting for you: on or off", Kind::Switch),
+            opt("hour", "The digest's hour, 0 to 23, your time (default 8)", Kind::Hour),
+            opt("quiet", "Hours with no ping and no DM, such as 22-07, or off", Kind::Text),
+            opt("zone", "Your time zone, such as Europe/Oslo (default UTC)", Kind::Text),
+        ],
         guild_only: false,
         read: |a| {
-            Ok(Command::Notify {
-                dm: a.switch("dm")?.ok_or_else(|| a.missing("dm"))?,
-            })
+            Ok(Command::Notify(crate::service::HoursChange {
+                dm: a.switch("dm")?,
+                digest: a.switch("digest")?,
+                hour: a.hour("hour")?,
+                quiet: a.text("quiet")?.filter(|t| !t.trim().is_empty()),
+                zone: a.text("zone")?.filter(|t| !t.trim().is_empty()),
+            }))
         },
         ..ROW
     },

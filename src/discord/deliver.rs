@@ -278,6 +278,14 @@ impl Bot {
             let Some(user) = post::parse_id(&to.key).map(serenity::UserId::new) else {
                 continue;
             };
+            if view.is_quiet(to) {
+                // Neither pinged nor sent a message now: told when their quiet hours end.
+                let reminder = matches!(news, News::Reminder { .. });
+                if let Err(e) = self.service.hold(to, view.id, reminder).await {
+                    tracing::warn!(game = view.id, error = %e, "could not keep what quiet hours held");
+                }
+                continue;
+            }
             match self.service.wants_direct_messages(to).await {
                 Ok(true) => {}
                 Ok(false) => continue,
@@ -320,6 +328,53 @@ impl Bot {
                 }
             } else {
                 tracing::warn!(game = view.id, error = %e, "a direct message failed");
+            }
+        }
+    }
+}
+
+impl Bot {
+    /// Sends the daily digests due and what quiet hours held from those whose hours are over,
+    /// each by direct message (claimed first, so one process sends it).
+    pub async fn send_letters(&self, http: &Http) {
+        let style = &style::DiscordStyle;
+        let digests = match self.service.due_digests().await {
+            Ok(d) => d,
+            Err(e) => {
+                tracing::warn!(error = %e, "digests not claimed; trying again later");
+                Vec::new()
+            }
+        };
+        let held = match self.service.quiet_ended().await {
+            Ok(h) => h,
+            Err(e) => {
+                tracing::warn!(error = %e, "held news not claimed; trying again later");
+                Vec::new()
+            }
+        };
+        let letters = digests
+            .iter()
+            .map(|d| (&d.to, text::digest(d, style)))
+            .chain(held.iter().map(|h| (&h.to, text::held(h, style))));
+        for (to, said) in letters {
+            let Some(user) = post::parse_id(&to.key).map(serenity::UserId::new) else {
+                continue;
+            };
+            let sent = match user.create_dm_channel(http).await {
+                Ok(channel) => channel
+                    .id
+                    .send_message(
+                        http,
+                        serenity::CreateMessage::new()
+                            .content(said)
+                            .allowed_mentions(serenity::CreateAllowedMentions::new()),
+                    )
+                    .await
+                    .map(|_| ()),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = sent {
+                tracing::warn!(error = %e, "a letter could not be sent");
             }
         }
     }

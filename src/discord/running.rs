@@ -67,8 +67,8 @@ pub struct Running {
     sweeper: tokio::task::JoinHandle<()>,
     /// Plays the bot's turns in games against it.
     player: tokio::task::JoinHandle<()>,
-    /// Makes puzzles, and posts the daily ones.
-    puzzles: [tokio::task::JoinHandle<()>; 2],
+    /// Makes puzzles, posts the daily ones, and sends digests and what quiet hours held.
+    puzzles: [tokio::task::JoinHandle<()>; 3],
     bot: Arc<Bot>,
 }
 
@@ -123,6 +123,7 @@ pub async fn start(config: Config, service: Service) -> Result<Running, StartErr
     let puzzles = [
         service.spawn_puzzle_maker(sweep_every, config.corpus_puzzles, stopped.clone()),
         spawn_daily_puzzles(bot.clone(), http.clone(), sweep_every, stopped.clone()),
+        spawn_letters(bot.clone(), http.clone(), sweep_every, stopped.clone()),
     ];
     let player = service.spawn_bot_player(stopped, move |notice| {
         let (bot, http) = (deliverer.clone(), http.clone());
@@ -229,6 +230,22 @@ fn spawn_daily_puzzles(
                     tracing::warn!(guild = %daily.guild, error = %e, "daily post not recorded");
                 }
             }
+        }
+    })
+}
+
+/// Sends the daily digests and what quiet hours held, as they fall due.
+fn spawn_letters(
+    bot: Arc<Bot>,
+    http: Arc<Http>,
+    every: Duration,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut rest = Duration::ZERO;
+        while crate::service::rest_or_stop(rest, &mut stop).await {
+            rest = every;
+            bot.send_letters(&http).await;
         }
     })
 }

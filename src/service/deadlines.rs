@@ -54,10 +54,12 @@ impl Service {
             }
             tx.commit().await?;
         }
+        // A reminder that would fall in its player's quiet hours comes before they begin (quiet
+        // hours last less than a day): those due within a day are read, each sent at its time.
         let reminders = sqlx::query(&format!(
             "{GAME_SELECT} WHERE g.status = 'active' AND g.reminded = 0 AND g.remind_at <= $1"
         ))
-        .bind(now)
+        .bind(now + DAY)
         .fetch_all(&self.pool)
         .await?;
         for r in &reminders {
@@ -71,15 +73,21 @@ impl Service {
                 // On vacation: reminded when the clock runs again.
                 continue;
             }
+            let when = row
+                .quiet(pos.turn())
+                .map_or(row.remind_at, |q| q.reminder(row.remind_at));
+            if when > now {
+                continue;
+            }
             let mut tx = self.write().await?;
             // Only if the turn it reminds of is still the one stored: a move since the list was
             // read restarted the clock.
             let done = sqlx::query(
                 "UPDATE games SET reminded = 1
-                 WHERE id = $1 AND reminded = 0 AND status = 'active' AND remind_at <= $2 AND move_count = $3",
+                 WHERE id = $1 AND reminded = 0 AND status = 'active' AND remind_at = $2 AND move_count = $3",
             )
             .bind(row.id)
-            .bind(now)
+            .bind(row.remind_at)
             .bind(row.move_count)
             .execute(&mut *tx)
             .await?;

@@ -101,6 +101,10 @@ pub enum ServiceError {
     NothingToTakeBack(i64),
     /// Leaderboards are per server: none in a direct message.
     NotInServer,
+    /// A time zone that is not an IANA name.
+    UnknownZone(String),
+    /// Quiet hours not written `HH-HH`.
+    BadQuietHours(String),
     /// A game's command (named) given outside a server that installed taflbot.
     ServerOnly(String),
     /// Nobody here has a rating (in this variant).

@@ -18,6 +18,8 @@ use crate::rules::{parse_position, write_position, BySide, Game, Reason, Side};
 pub(super) struct Loaded {
     pub row: GameRow,
     pub game: Game,
+    /// Whether each player was in their quiet hours when the game was loaded.
+    pub quiet: BySide<bool>,
 }
 
 impl Loaded {
@@ -151,6 +153,7 @@ impl Loaded {
             rated: row.rated.0,
             pair_limited: row.pair_limited.0,
             away: BySide::from_fn(|side| row.away(side)),
+            quiet: self.quiet,
             takeback,
             ratings: row.rating_changes(),
         }
@@ -215,7 +218,8 @@ impl Service {
         }
         if let Some(game) = self.replayed.get(id, row.move_count, &row.position) {
             if row.status == GameStatus::Active || game.outcome().is_some() {
-                return Ok(Loaded { row, game });
+                let quiet = self.quiet_now(&row);
+                return Ok(Loaded { row, game, quiet });
             }
         }
         let moves: Vec<String> =
@@ -226,7 +230,8 @@ impl Service {
         match replay(&row, &moves) {
             Ok(game) => {
                 self.replayed.put(id, row.move_count, &game);
-                Ok(Loaded { row, game })
+                let quiet = self.quiet_now(&row);
+                Ok(Loaded { row, game, quiet })
             }
             Err(why) => {
                 tracing::error!(game = id, %why, "a stored game no longer replays; marked broken");
@@ -234,6 +239,12 @@ impl Service {
                 Err(ServiceError::Broken(id))
             }
         }
+    }
+
+    /// Whether each player of `row` is in their quiet hours now.
+    fn quiet_now(&self, row: &GameRow) -> BySide<bool> {
+        let now = self.now();
+        BySide::from_fn(|side| row.quiet(side).is_some_and(|q| q.contains(now)))
     }
 
     /// Sets a game aside. The mark is written on `conn` (it lasts when that is a plain connection)

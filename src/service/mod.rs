@@ -15,7 +15,9 @@
 //! - `deadlines.rs`: reminders, losses on time and lapsed challenges (the sweeper);
 //! - `bot.rs`: games against taflbot, its turns on the blocking pool, hints;
 //! - `ratings.rs`: a rated result's change, leaderboards, profiles and their chart;
-//! - `vacation.rs`: vacations and direct-message settings;
+//! - `vacation.rs`: vacations and direct-message settings; `letters.rs`: a player's hours (time
+//!   zone, quiet hours, daily digest), the digests due and what quiet hours held; `quiet.rs`:
+//!   the arithmetic of those hours;
 //! - `tournaments/`: tournaments of two-game matches, their rounds paired as games end;
 //! - `rematch.rs`: a finished game's terms again, the sides swapped;
 //! - `reviews.rs`: the engine's review of a finished game, kept once made;
@@ -37,11 +39,13 @@ mod error;
 mod find;
 mod finish;
 mod forecasts;
+mod letters;
 mod load;
 mod moves;
 mod notes;
 mod notices;
 mod puzzles;
+pub mod quiet;
 mod ratings;
 mod rematch;
 mod reviews;
@@ -61,6 +65,7 @@ pub use challenges::{
 pub use clock::{rest_or_stop, Clock, Lease, SystemClock, TestClock, DAY};
 pub use error::{Ending, ServiceError};
 pub use forecasts::{ForecastDone, Forecasts, MAX_FORECAST_LINES, MAX_FORECAST_MOVES};
+pub use letters::{Digest, Held, Hours, HoursChange, DEFAULT_DIGEST_HOUR};
 pub use notes::{Note, NoteDone, MAX_MORE_TIME_DAYS, MAX_NOTE_CHARS};
 pub use notices::{
     Delivery, News, Notice, NoticeKind, CLAIMED_AT_ONCE, KEPT_FOR, LEASE, MAX_DELIVERY_ATTEMPTS,
@@ -160,6 +165,8 @@ pub struct GameView {
     pub pair_limited: bool,
     /// Whether each player is on vacation (their clocks stopped).
     pub away: BySide<bool>,
+    /// Whether each player is in their quiet hours: not pinged, not sent direct messages.
+    pub quiet: BySide<bool>,
     /// The player who asked to take back their last turn, until the opponent answers.
     pub takeback: Option<Person>,
     /// Once a rated game has ended: the players' ratings before and after.
@@ -199,6 +206,13 @@ impl GameView {
             .iter()
             .find(|p| p.key != who.key)
             .unwrap_or(who)
+    }
+
+    /// Whether `who` plays here and is in their quiet hours.
+    pub fn is_quiet(&self, who: &Person) -> bool {
+        [Side::Attackers, Side::Defenders]
+            .into_iter()
+            .any(|side| self.players[side].key == who.key && self.quiet[side])
     }
 }
 

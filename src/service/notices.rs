@@ -185,7 +185,15 @@ impl News {
     }
 
     /// The players a post of this news pings: the one it addresses, never anyone it only names.
+    /// A player in their quiet hours is not pinged (what was held is told when they end).
     pub fn addressees<'a>(&'a self, view: &'a GameView) -> Vec<&'a Person> {
+        let mut called = self.called(view);
+        called.retain(|p| !view.is_quiet(p));
+        called
+    }
+
+    /// The players the news calls on, quiet or not.
+    fn called<'a>(&'a self, view: &'a GameView) -> Vec<&'a Person> {
         match self {
             News::Reminder { to } => vec![to],
             News::DrawOffered { by } | News::TakebackAsked { by, .. } => {

@@ -311,7 +311,9 @@ pub const GAME_SELECT: &str =
         g.result, g.reason, g.position, g.move_count, g.draw_offer, g.deadline,
         g.attacker, pa.key AS attacker_key, pa.name AS attacker_name,
         g.defender, pd.key AS defender_key, pd.name AS defender_name, g.bot_level, g.bot_attacks,
-        g.rated, g.pair_limited, g.takeback_by, g.takeback_declined_by, g.takeback_declined_at, g.imported, g.tournament_id, g.more_time_at, pa.vacation_since AS attacker_away, pd.vacation_since AS defender_away,
+        g.rated, g.pair_limited, g.takeback_by, g.takeback_declined_by, g.takeback_declined_at, g.imported, g.tournament_id, g.more_time_at, g.remind_at, pa.vacation_since AS attacker_away, pd.vacation_since AS defender_away,
+        pa.zone AS attacker_zone, pa.quiet_from AS attacker_quiet_from, pa.quiet_to AS attacker_quiet_to,
+        pd.zone AS defender_zone, pd.quiet_from AS defender_quiet_from, pd.quiet_to AS defender_quiet_to,
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_before,
         (SELECT after FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_after,
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.defender) AS defender_before,
@@ -364,9 +366,18 @@ pub struct GameRow {
     pub tournament_id: Option<i64>,
     /// The move count when more time was last given (once a turn).
     pub more_time_at: Option<i64>,
+    /// When the player to move is reminded (before their quiet hours, if it falls in them).
+    pub remind_at: i64,
     /// When each player's vacation began, while they are on one.
     pub attacker_away: Option<i64>,
     pub defender_away: Option<i64>,
+    /// Each player's time zone and quiet hours.
+    pub attacker_zone: Option<String>,
+    pub attacker_quiet_from: Option<i64>,
+    pub attacker_quiet_to: Option<i64>,
+    pub defender_zone: Option<String>,
+    pub defender_quiet_from: Option<i64>,
+    pub defender_quiet_to: Option<i64>,
     /// The ratings before and after the result, once a rated game has ended.
     pub attacker_before: Option<f64>,
     pub attacker_after: Option<f64>,
@@ -406,6 +417,27 @@ impl GameRow {
             Side::Attackers => self.attacker_away.is_some(),
             Side::Defenders => self.defender_away.is_some(),
         }
+    }
+
+    /// The quiet hours of the player of `side`, if they keep some.
+    pub fn quiet(&self, side: Side) -> Option<super::quiet::Quiet> {
+        let (zone, from, to) = match side {
+            Side::Attackers => (
+                &self.attacker_zone,
+                self.attacker_quiet_from,
+                self.attacker_quiet_to,
+            ),
+            Side::Defenders => (
+                &self.defender_zone,
+                self.defender_quiet_from,
+                self.defender_quiet_to,
+            ),
+        };
+        Some(super::quiet::Quiet {
+            from: u8::try_from(from?).ok()?,
+            to: u8::try_from(to?).ok()?,
+            zone: super::quiet::zone_or_utc(zone.as_deref()),
+        })
     }
 
     /// The players by side.

@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, AnyPool, Row, ValueRef};
 use super::{begin_write, Engine, StoreError};
 
 /// The tables, in an order in which every row's references are already there.
-pub const TABLES: [&str; 18] = [
+pub const TABLES: [&str; 19] = [
     "players",
     "tournaments",
     "tournament_players",
@@ -26,10 +26,11 @@ pub const TABLES: [&str; 18] = [
     "chores",
     "forecasts",
     "notes",
+    "held",
 ];
 
 /// The tables with an identity column `id`, whose next value follows the rows copied.
-const WITH_IDS: [&str; 8] = [
+const WITH_IDS: [&str; 9] = [
     "players",
     "tournaments",
     "games",
@@ -38,6 +39,7 @@ const WITH_IDS: [&str; 8] = [
     "notices",
     "puzzles",
     "forecasts",
+    "held",
 ];
 
 /// Why a copy was refused or failed.

@@ -606,3 +606,165 @@ mod on_discord {
         h.shutdown().await;
     }
 }
+
+// ----- quiet hours and the daily digest -----
+
+/// The next moment after `t` at `hour`:`minute` UTC.
+fn next_utc(t: i64, hour: i64, minute: i64) -> i64 {
+    let day = t - t.rem_euclid(DAY);
+    let at = day + hour * 3600 + minute * 60;
+    if at > t {
+        at
+    } else {
+        at + DAY
+    }
+}
+
+fn hours(change: &[(&str, &str)]) -> taflbot::service::HoursChange {
+    let mut h = taflbot::service::HoursChange::default();
+    for (name, value) in change {
+        match *name {
+            "dm" => h.dm = Some(*value == "on"),
+            "digest" => h.digest = Some(*value == "on"),
+            "hour" => h.hour = Some(value.parse().unwrap()),
+            "quiet" => h.quiet = Some(value.to_string()),
+            "zone" => h.zone = Some(value.to_string()),
+            _ => panic!("{name}"),
+        }
+    }
+    h
+}
+
+#[tokio::test]
+async fn the_digest_is_sent_once_at_its_hour_by_two_processes() {
+    let db = crate::support::scratch("digest").join("digest.db");
+    let (one, clock) = service_at(db.to_str().unwrap(), T0).await;
+    let two = crate::support::open(&db, &clock).await;
+    let game = started(&one).await;
+    // alice (to move) asks for a digest at 9 in Oslo; bob too, with nothing waiting for him.
+    let set = one
+        .notify(
+            &alice(),
+            &hours(&[("digest", "on"), ("hour", "9"), ("zone", "Europe/Oslo")]),
+        )
+        .await
+        .unwrap();
+    assert_eq!(set.digest, Some(9));
+    one.notify(&bob(), &hours(&[("digest", "on")]))
+        .await
+        .unwrap();
+    // 9 in Oslo in January is 8:00 UTC.
+    let nine = next_utc(T0, 8, 0);
+    clock.set(nine - 60);
+    assert!(one.due_digests().await.unwrap().is_empty());
+    clock.set(nine);
+    let (a, b) = tokio::join!(one.due_digests(), two.due_digests());
+    let sent: Vec<_> = a.unwrap().into_iter().chain(b.unwrap()).collect();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].to, alice());
+    assert_eq!(sent[0].games.len(), 1);
+    assert_eq!(sent[0].games[0].0.id, game);
+    let said = taflbot::service::text::digest(&sent[0], &taflbot::service::text::Plain);
+    assert!(said.starts_with("1 game waits for your move:"), "{said}");
+    // Once a day: not again that day, again the next.
+    clock.set(nine + 3600);
+    assert!(one.due_digests().await.unwrap().is_empty());
+    clock.set(nine + DAY);
+    assert_eq!(two.due_digests().await.unwrap().len(), 1);
+    // Refusals say what was wrong.
+    assert!(matches!(
+        one.notify(&alice(), &hours(&[("zone", "Mars/Olympus")]))
+            .await,
+        Err(ServiceError::UnknownZone(_))
+    ));
+    assert!(matches!(
+        one.notify(&alice(), &hours(&[("quiet", "late")])).await,
+        Err(ServiceError::BadQuietHours(_))
+    ));
+}
+
+#[tokio::test]
+async fn quiet_hours_bring_a_reminder_forward_and_never_move_the_deadline() {
+    let (svc, clock) = service_at(":memory:", T0).await;
+    let game = started(&svc).await;
+    let deadline = svc.game(game).await.unwrap().deadline;
+    // alice's reminder is due a day before her deadline; quiet hours from an hour before it.
+    let remind = deadline - DAY;
+    let hour = (remind.rem_euclid(DAY) / 3600 + 23) % 24;
+    let quiet = format!("{hour}-{}", (hour + 4) % 24);
+    svc.notify(&alice(), &hours(&[("quiet", &quiet)]))
+        .await
+        .unwrap();
+    let begins = remind - remind.rem_euclid(3600) - 3600;
+    clock.set(begins - 60);
+    let reminders = |notices: Vec<taflbot::service::Notice>| {
+        notices
+            .into_iter()
+            .filter(|n| matches!(n.news(), News::Reminder { .. }))
+            .count()
+    };
+    assert_eq!(reminders(svc.sweep().await.unwrap()), 0);
+    clock.set(begins);
+    assert_eq!(reminders(svc.sweep().await.unwrap()), 1);
+    assert_eq!(svc.game(game).await.unwrap().deadline, deadline);
+    // Once only.
+    clock.set(remind);
+    assert_eq!(reminders(svc.sweep().await.unwrap()), 0);
+}
+
+mod quiet_on_discord {
+    use super::*;
+    use crate::support::{Harness, ALICE, BOB};
+
+    #[tokio::test]
+    async fn quiet_hours_hold_the_ping_and_the_dm_and_tell_them_when_they_end() {
+        let h = Harness::start("quiet-hours").await;
+        let (game, thread) = h.game("tyr-11").await;
+        let now = h.service.now();
+        let quiet_from = next_utc(now, 22, 0);
+        h.clock.set(quiet_from - 3600);
+        // bob (to move after alice) wants DMs, but not between 22 and 7 UTC.
+        let set = h
+            .slash(
+                BOB,
+                thread,
+                "notify",
+                &[
+                    ("dm", crate::fake_discord::Opt::Int(0)),
+                    ("quiet", crate::fake_discord::s("22-07")),
+                ],
+            )
+            .await;
+        assert!(
+            set.content().contains("Quiet hours 22:00 to 07:00 (UTC)"),
+            "{}",
+            set.content()
+        );
+        h.clock.set(quiet_from + 3600);
+        let mv = line_from(&replayed(&h.service, game).await, 1, 3);
+        let moved = h.play(ALICE, thread, &mv[0]).await;
+        // Named, but not pinged: the mention is not allowed to notify.
+        assert!(
+            moved.content().contains(">, your move"),
+            "{}",
+            moved.content()
+        );
+        assert!(moved.pings().is_empty(), "{:?}", moved.pings());
+        assert!(h.fake.dms_to(BOB.id).is_empty());
+        // When they end, one message tells what was held.
+        h.clock.set(quiet_from + 9 * 3600);
+        let told = h
+            .fake
+            .wait_post("what quiet hours held", |p| {
+                p.content.starts_with("Your quiet hours are over")
+            })
+            .await;
+        assert!(
+            told.content.contains(&format!("Game #{game}: your move")),
+            "{}",
+            told.content
+        );
+        assert_eq!(h.fake.dms_to(BOB.id).len(), 1);
+        h.shutdown().await;
+    }
+}

@@ -373,7 +373,11 @@ alice note text:corners
 bob note
 bob moretime days:2
 ";
-    let out = local(&dir.join("local.db"), &dir.join("pictures"), script.as_bytes());
+    let out = local(
+        &dir.join("local.db"),
+        &dir.join("pictures"),
+        script.as_bytes(),
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Kept. Your forecasts in game #1"), "{text}");
     assert!(text.contains("alice played d1-d3."), "{text}");

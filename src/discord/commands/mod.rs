@@ -158,6 +158,11 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
             .min_int_value(1)
             .max_int_value(100)
     }
+    fn hour(b: CreateCommandOption) -> CreateCommandOption {
+        b.kind(CommandOptionType::Integer)
+            .min_int_value(0)
+            .max_int_value(23)
+    }
     fn name(b: CreateCommandOption) -> CreateCommandOption {
         b.kind(CommandOptionType::String).max_length(60)
     }
@@ -201,6 +206,7 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
             Kind::Game | Kind::Challenge | Kind::Side | Kind::Switch | Kind::Format => integer,
             Kind::Tournament | Kind::Puzzle => page,
             Kind::Count => count,
+            Kind::Hour => hour,
             Kind::Days => days,
             Kind::Level => level,
             Kind::Page => page,
@@ -476,6 +482,7 @@ fn options(
                     | Kind::Format
                     | Kind::Tournament
                     | Kind::Puzzle
+                    | Kind::Hour
                     | Kind::Count,
                 ),
             ) => Value::Int(*n),

@@ -154,7 +154,7 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             let said = text::vacation(&vacation, days_a_year, STYLE);
             c.answer(Reply::private(said)).await
         }
-        Answer::Notify(on) => c.answer(Reply::private(text::notify(on, STYLE))).await,
+        Answer::Notify(hours) => c.answer(Reply::private(text::notify(&hours, STYLE))).await,
         Answer::Forecasts(list) => {
             c.answer(Reply::private(text::forecasts(&list, STYLE)))
                 .await

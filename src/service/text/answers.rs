@@ -235,17 +235,69 @@ pub fn hint(h: &crate::service::Hint, s: &dyn Style) -> String {
     )
 }
 
-/// The answer to `/notify`.
-pub fn notify(on: bool, s: &dyn Style) -> String {
-    if on {
-        format!(
-            "Your turns and reminders come by direct message too. If your direct messages are \
-             closed, taflbot says so in the game's thread once and stops trying. {} stops them.",
-            s.code("/notify dm:off")
-        )
+/// The answer to `/notify`: where each setting stands.
+pub fn notify(h: &crate::service::Hours, s: &dyn Style) -> String {
+    let zone = h.zone.as_deref().unwrap_or("UTC");
+    let dm = if h.dm {
+        "Your turns and reminders come by direct message too (closed direct messages are said once in the game's thread, and they stop)."
     } else {
-        "No more direct messages: your turns are told in the games' threads.".to_string()
-    }
+        "Your turns are told in the games' threads, not by direct message."
+    };
+    let digest = match h.digest {
+        Some(hour) => format!(
+            "A digest of the games waiting for you comes each day at {hour:02}:00 ({zone}), when one waits."
+        ),
+        None => "No daily digest.".to_string(),
+    };
+    let quiet = match h.quiet {
+        Some((from, to)) => format!(
+            "Quiet hours {from:02}:00 to {to:02}:00 ({zone}): no ping and no direct message then; what was held is told when they end, and a reminder that would fall in them comes before."
+        ),
+        None => "No quiet hours.".to_string(),
+    };
+    format!(
+        "{dm}\n{digest}\n{quiet}\n{} changes them.",
+        s.code("/notify dm: digest: hour: quiet: zone:")
+    )
+}
+
+/// The daily digest: the games waiting for the player, the least time left first.
+pub fn digest(d: &crate::service::Digest, s: &dyn Style) -> String {
+    let lines = d.games.iter().map(|(g, place)| {
+        let line = game_line(&d.to, true, g, s);
+        match place.as_deref().and_then(|p| s.place(p)) {
+            Some(place) => format!("{line} {place}"),
+            None => line,
+        }
+    });
+    listed(
+        format!(
+            "{} game{} wait{} for your move:",
+            d.games.len(),
+            if d.games.len() == 1 { "" } else { "s" },
+            if d.games.len() == 1 { "s" } else { "" }
+        ),
+        lines,
+    )
+}
+
+/// What quiet hours held, told when they end.
+pub fn held(h: &crate::service::Held, s: &dyn Style) -> String {
+    let lines = h.games.iter().map(|(game, reminder, place)| {
+        let what = if *reminder {
+            "your move, and a reminder"
+        } else {
+            "your move"
+        };
+        match place.as_deref().and_then(|p| s.place(p)) {
+            Some(place) => format!("Game #{game}: {what} {place}"),
+            None => format!("Game #{game}: {what}"),
+        }
+    });
+    listed(
+        "Your quiet hours are over. While they ran:".to_string(),
+        lines,
+    )
 }
 
 /// Where a vacation stands, after `/vacation` (on, off, or asked).

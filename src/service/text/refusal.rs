@@ -245,6 +245,14 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         CannotAbort(id) => format!("game #{id} has begun: resign instead of aborting"),
         NoDrawOffer(id) => format!("there is no draw offer to answer in game #{id}"),
         DrawAlreadyOffered(id) => format!("you have already offered a draw in game #{id}"),
+        UnknownZone(name) => format!(
+            "there is no time zone \"{}\": write one as the time-zone database names it, such as Europe/Oslo or America/New_York",
+            quoted(name)
+        ),
+        BadQuietHours(text) => format!(
+            "quiet hours are written from-to in whole hours, such as 22-07, not \"{}\" (off ends them)",
+            quoted(text)
+        ),
         ServerOnly(command) => format!(
             "{} works in a server that has taflbot: games are played in its channels, where taflbot posts every move, and it cannot post here",
             s.code(&format!("/{command}"))

@@ -216,9 +216,11 @@ async fn shown_text(service: &Service, notice: &Notice, images: &Path) -> String
 async fn bot_turns(service: &Service, out: &mut impl Write, images: &Path) -> std::io::Result<()> {
     for id in service.bot_games_due().await.unwrap_or_default() {
         match service.bot_turn(id).await {
-            Ok(Some(notice)) => {
-                writeln!(out, "{}", shown_text(service, &notice, images).await)?;
-                let _ = service.delivered(notice.id).await;
+            Ok(Some(moved)) => {
+                for notice in std::iter::once(moved.notice).chain(moved.forecast) {
+                    writeln!(out, "{}", shown_text(service, &notice, images).await)?;
+                    let _ = service.delivered(notice.id).await;
+                }
             }
             Ok(None) => {}
             Err(e) => writeln!(out, "error: taflbot could not move in game #{id}: {e}")?,

@@ -48,6 +48,14 @@ pub struct Hint {
     pub finished: bool,
 }
 
+/// The bot's turn played: its notice, then those of the replies that the player's forecasts
+/// played at once after it. This process holds them all, to deliver in that order.
+#[derive(Debug)]
+pub struct BotMoved {
+    pub notice: Notice,
+    pub forecast: Vec<Notice>,
+}
+
 /// What the engine chose for the bot in a game, and the game's history it chose it for.
 #[derive(Clone, Debug)]
 pub struct BotThought {
@@ -165,7 +173,7 @@ impl Service {
     /// Plays the bot's turn in a game where it is to move, and returns the notice of it (which is
     /// stored with the moves). Nothing when it is not the bot's turn, or the game changed while
     /// the bot thought (it is then asked again).
-    pub async fn bot_turn(&self, id: i64) -> Result<Option<Notice>, ServiceError> {
+    pub async fn bot_turn(&self, id: i64) -> Result<Option<BotMoved>, ServiceError> {
         match self.bot_think(id).await? {
             Some(thought) => self.bot_play(thought).await,
             None => Ok(None),
@@ -255,7 +263,7 @@ impl Service {
     /// The second half of the bot's turn: plays and stores what it chose, with the notice of it.
     /// Nothing when the game is no longer as the bot found it (a takeback and another move leave
     /// as many moves but another position): the bot is then asked to think again.
-    pub async fn bot_play(&self, thought: BotThought) -> Result<Option<Notice>, ServiceError> {
+    pub async fn bot_play(&self, thought: BotThought) -> Result<Option<BotMoved>, ServiceError> {
         let id = thought.game;
         let now = self.now();
         let mut tx = self.write().await?;
@@ -306,21 +314,24 @@ impl Service {
         // This process delivers it now; another's sweeper leaves it alone meanwhile.
         self.hold_notice(&mut tx, notice.id, self.new_lease())
             .await?;
-        // A reply forecast by the player is played at once, and kept for the sweeper to post
-        // after the bot's move.
+        // A reply forecast by the player is played at once; its notice is delivered by this
+        // process right after the bot's.
         let foreseen = (written.len() == 1).then(|| written.concat());
         let answered = self
             .answer_forecasts(&mut tx, &mut loaded, foreseen, now)
             .await?;
+        let mut forecast = Vec::with_capacity(answered.len());
         for a in &answered {
-            self.notice(&mut tx, id, &a.news).await?;
+            let kept = self.notice(&mut tx, id, &a.news).await?;
+            self.hold_notice(&mut tx, kept.id, self.new_lease()).await?;
+            forecast.push(kept);
         }
         self.release_bot_turn(&mut tx, id, thought.claim).await?;
         tx.commit().await?;
         if !answered.is_empty() {
             self.wake_bot(&loaded.view());
         }
-        Ok(Some(notice))
+        Ok(Some(BotMoved { notice, forecast }))
     }
 
     /// The engine's suggestion in a game against the bot, or in a finished game (for the position
@@ -467,11 +478,14 @@ impl Service {
                     let (service, deliver, busy) = (service.clone(), deliver.clone(), busy.clone());
                     tokio::spawn(async move {
                         match service.bot_turn(id).await {
-                            Ok(Some(notice)) => {
-                                let notice_id = notice.id;
-                                let how = deliver(notice).await.into();
-                                if let Err(e) = service.tried(notice_id, how).await {
-                                    tracing::warn!(notice = notice_id, error = %e, "could not record a delivery");
+                            Ok(Some(moved)) => {
+                                let notices = std::iter::once(moved.notice).chain(moved.forecast);
+                                for notice in notices {
+                                    let notice_id = notice.id;
+                                    let how = deliver(notice).await.into();
+                                    if let Err(e) = service.tried(notice_id, how).await {
+                                        tracing::warn!(notice = notice_id, error = %e, "could not record a delivery");
+                                    }
                                 }
                             }
                             Ok(None) => {}

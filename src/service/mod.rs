@@ -58,7 +58,7 @@ mod tournaments;
 mod vacation;
 mod views;
 
-pub use bot::{Hint, MAX_BOT_GAMES};
+pub use bot::{BotMoved, Hint, MAX_BOT_GAMES};
 pub use challenges::{
     Terms, CHALLENGE_COOLDOWN, CHALLENGE_LIFETIME, DAYS_PER_MOVE, DEFAULT_DAYS, MAX_OPEN_CHALLENGES,
 };

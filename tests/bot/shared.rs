@@ -186,7 +186,7 @@ async fn a_bot_turn_is_searched_once_and_taken_over_when_its_process_dies() {
     assert_eq!(played.iter().flatten().count(), 1, "{played:?}");
     assert_eq!(moves_stored(&one, game).await, 1);
     let first = played.iter().flatten().next().unwrap();
-    one.delivered(first.id).await.unwrap();
+    one.delivered(first.notice.id).await.unwrap();
     // Alice moves; process one claims the bot's turn and dies before playing it.
     let (_, moves) = one.legal_moves(&alice(), Some(game), None).await.unwrap();
     one.play(&alice(), Some(game), None, &moves[0])
@@ -198,7 +198,12 @@ async fn a_bot_turn_is_searched_once_and_taken_over_when_its_process_dies() {
         "held by one until its lease runs out"
     );
     clock.advance(one.lease() + 1);
-    let notice = two.bot_turn(game).await.unwrap().expect("taken over");
+    let notice = two
+        .bot_turn(game)
+        .await
+        .unwrap()
+        .expect("taken over")
+        .notice;
     assert_eq!(moves_stored(&one, game).await, 3);
     // One's search, come back late, no longer fits the game and plays nothing.
     assert!(one.bot_play(orphan).await.unwrap().is_none());

@@ -84,7 +84,12 @@ async fn the_bot_answers_a_move_once_and_its_notice_is_kept_until_delivered() {
 
     svc.play(&alice(), Some(id), None, "d1-c1").await.unwrap();
     assert_eq!(svc.bot_games_due().await.unwrap(), vec![id]);
-    let notice = svc.bot_turn(id).await.unwrap().expect("the bot moves");
+    let notice = svc
+        .bot_turn(id)
+        .await
+        .unwrap()
+        .expect("the bot moves")
+        .notice;
     assert_eq!(notice.kind, NoticeKind::Moved);
     assert_eq!(moves_stored(&svc, id).await, 2);
     // Its turn is over: asked again, it does nothing.

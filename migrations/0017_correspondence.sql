@@ -24,8 +24,10 @@ CREATE TABLE notes (
     PRIMARY KEY (game_id, player)
 );
 
--- More time given on a move: the move count when it was given (once a turn), and by whom.
+-- More time given on a move: the move count when it was given (once a turn).
 ALTER TABLE games ADD COLUMN more_time_at INTEGER;
+-- Whether any forecast is kept in the game: a move in a game without one looks no further.
+ALTER TABLE games ADD COLUMN forecasting INTEGER NOT NULL DEFAULT 0;
 
 -- Notices of a reply played from a forecast and of more time given: the kinds' check is widened
 -- (SQLite rebuilds the table for that).

@@ -18,6 +18,7 @@ CREATE TABLE notes (
 );
 
 ALTER TABLE games ADD COLUMN more_time_at BIGINT;
+ALTER TABLE games ADD COLUMN forecasting BIGINT NOT NULL DEFAULT 0;
 
 ALTER TABLE notices DROP CONSTRAINT notices_kind_check;
 ALTER TABLE notices ADD CONSTRAINT notices_kind_check CHECK (kind IN ('started', 'moved',

@@ -125,10 +125,7 @@ impl Service {
             return Ok((false, None));
         }
         // Forecasts end with the game (notes stay).
-        sqlx::query("DELETE FROM forecasts WHERE game_id = $1")
-            .bind(loaded.row.id)
-            .execute(&mut *conn)
-            .await?;
+        self.end_forecasts(conn, loaded).await?;
         let row = &mut loaded.row;
         row.status = GameStatus::Finished;
         row.result = terms.result;

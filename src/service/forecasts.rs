@@ -200,6 +200,10 @@ impl Service {
                             .execute(&mut *tx)
                             .await?;
                     }
+                    sqlx::query("UPDATE games SET forecasting = 1 WHERE id = $1")
+                        .bind(game)
+                        .execute(&mut *tx)
+                        .await?;
                     sqlx::query(
                         "INSERT INTO forecasts (game_id, player, ply, moves, created_at)
                          VALUES ($1, $2, $3, $4, $5)",
@@ -238,6 +242,10 @@ impl Service {
         now: i64,
     ) -> Result<Vec<Answered>, ServiceError> {
         let mut out = Vec::new();
+        if !loaded.row.forecasting.0 {
+            // No line is kept in the game: nothing to look up.
+            return Ok(out);
+        }
         let mut played = played;
         while loaded.game.outcome().is_none() {
             let side: Side = loaded.game.position().turn();
@@ -296,7 +304,39 @@ impl Service {
             });
             played = Some(text);
         }
+        let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM forecasts WHERE game_id = $1")
+            .bind(loaded.row.id)
+            .fetch_one(&mut *tx)
+            .await?;
+        if left == 0 {
+            sqlx::query("UPDATE games SET forecasting = 0 WHERE id = $1")
+                .bind(loaded.row.id)
+                .execute(&mut *tx)
+                .await?;
+            loaded.row.forecasting = super::rows::Flag(false);
+        }
         Ok(out)
+    }
+
+    /// Ends every line kept in `loaded`'s game (a takeback, the end of the game).
+    pub(super) async fn end_forecasts(
+        &self,
+        conn: &mut AnyConnection,
+        loaded: &mut Loaded,
+    ) -> Result<(), ServiceError> {
+        if !loaded.row.forecasting.0 {
+            return Ok(());
+        }
+        sqlx::query("DELETE FROM forecasts WHERE game_id = $1")
+            .bind(loaded.row.id)
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query("UPDATE games SET forecasting = 0 WHERE id = $1")
+            .bind(loaded.row.id)
+            .execute(&mut *conn)
+            .await?;
+        loaded.row.forecasting = super::rows::Flag(false);
+        Ok(())
     }
 }
 

@@ -193,10 +193,7 @@ impl Service {
         let id = loaded.row.id;
         let now = self.now();
         // Forecasts were made for the game as it stood: a takeback ends them all.
-        sqlx::query("DELETE FROM forecasts WHERE game_id = $1")
-            .bind(id)
-            .execute(&mut *conn)
-            .await?;
+        self.end_forecasts(conn, loaded).await?;
         sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
             .bind(id)
             .bind(cut)

@@ -130,12 +130,18 @@ async fn another_move_ends_the_lines_it_does_not_begin() {
     assert!(played.forecast.is_empty());
     assert_eq!(stored(&svc, game).await, other);
     assert!(lines_of(&svc, &bob(), game).await.is_empty());
-    // Nothing is left in the table either.
+    // Nothing is left in the table either, and the game no longer looks for lines.
     let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM forecasts")
         .fetch_one(svc.pool())
         .await
         .unwrap();
     assert_eq!(left, 0);
+    let looking: i64 = sqlx::query_scalar("SELECT forecasting FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(svc.pool())
+        .await
+        .unwrap();
+    assert_eq!(looking, 0);
 }
 
 #[tokio::test]

@@ -90,7 +90,8 @@ impl Service {
         };
         self.store_steps(&mut tx, &mut loaded, mover, &[stored], now)
             .await?;
-        let moved = loaded.clone();
+        // The game after this move, kept apart only where a forecast may play on from it.
+        let before_replies = loaded.row.forecasting.0.then(|| loaded.clone());
         // A whole turn of one move may be foreseen by the opponent's forecast.
         let whole = loaded.game.position().turn() != mover;
         let foreseen = match &step {
@@ -101,6 +102,7 @@ impl Service {
             .answer_forecasts(&mut tx, &mut loaded, foreseen, now)
             .await?;
         tx.commit().await?;
+        let moved = before_replies.as_ref().unwrap_or(&loaded);
         let by = moved.row.player(mover);
         let news = match step {
             Step::Move(text) => News::Moved { by, text },
@@ -119,7 +121,7 @@ impl Service {
         Ok(Played {
             view: moved.view(),
             news,
-            png: self.picture_or_none(&moved).await,
+            png: self.picture_or_none(moved).await,
             forecast,
         })
     }

@@ -267,9 +267,16 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             png,
             forecast,
         } => {
+            let last = forecast.len();
             let replies = forecast.into_iter().map(|p| (p.view, p.news, Some(p.png)));
-            for (view, news, png) in std::iter::once((view, news, png)).chain(replies) {
-                lines.push(text::post(&news, &view, s));
+            let posts = std::iter::once((view, news, png)).chain(replies);
+            for (i, (view, news, png)) in posts.enumerate() {
+                // Only the last post calls on whoever moves: a forecast answered the others.
+                lines.push(if i == last {
+                    text::post(&news, &view, s)
+                } else {
+                    text::news(&news, &view, s)
+                });
                 if let Some(png) = png {
                     let name = format!("game-{}-{}.png", view.id, view.turns);
                     lines.push(save(images, &name, &png));

@@ -7,7 +7,7 @@ use serenity::Http;
 
 use super::post::{self, Poster, Reply, Retry};
 use super::{button, commands, style, Inflight};
-use crate::service::shown::{GameNews, Shown, TournamentNews};
+use crate::service::shown::{KeptGameNews, Shown, TournamentNews};
 use crate::service::{text, Delivery, News, Notice, Service, ServiceError};
 
 /// What every command and button shares.
@@ -183,7 +183,7 @@ impl Bot {
 
     /// Posts a game's news in its thread (opened first where it has none), then the direct
     /// messages it brings.
-    async fn deliver_game(&self, http: &Http, notice: i64, mut shown: GameNews) -> Delivery {
+    async fn deliver_game(&self, http: &Http, notice: i64, mut shown: KeptGameNews) -> Delivery {
         if shown.wants_thread() {
             shown.view.thread = self.open_game_thread(http, &shown.view).await;
         }

@@ -9,12 +9,12 @@ use text::Style;
 
 /// What a kept notice shows.
 pub enum Shown {
-    Game(GameNews),
+    Game(KeptGameNews),
     Tournament(TournamentNews),
 }
 
 /// A game's news with the game as it stands now.
-pub struct GameNews {
+pub struct KeptGameNews {
     pub news: News,
     pub view: GameView,
     /// The board now, for news of the board (a move, the start); none when it could not be drawn
@@ -31,7 +31,7 @@ pub struct TournamentNews {
     pub crosstable: Option<Vec<u8>>,
 }
 
-impl GameNews {
+impl KeptGameNews {
     /// What is said: the news, then who is called to move.
     pub fn text(&self, s: &dyn Style) -> String {
         text::post(&self.news, &self.view, s)
@@ -87,6 +87,6 @@ impl Service {
         } else {
             None
         };
-        Ok(Shown::Game(GameNews { news, view, board }))
+        Ok(Shown::Game(KeptGameNews { news, view, board }))
     }
 }

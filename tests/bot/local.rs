@@ -380,7 +380,9 @@ bob moretime days:2
     );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Kept. Your forecasts in game #1"), "{text}");
+    // The move is told without calling bob, who answered at once.
     assert!(text.contains("alice played d1-d3."), "{text}");
+    assert!(!text.contains("bob, your move."), "{text}");
     assert!(text.contains("bob played f8-g8, as forecast."), "{text}");
     assert!(text.contains("Your note on game #1:\ncorners"), "{text}");
     assert!(text.contains("You keep no note on game #1."), "{text}");

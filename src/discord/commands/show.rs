@@ -294,6 +294,8 @@ impl Call<'_> {
     async fn publish(&self, view: &GameView, news: News, png: Option<Vec<u8>>, calls: bool) {
         let mut reply = news_reply(&news, view, png);
         if !calls {
+            // Answered at once by a forecast: the next post calls on whoever moves then.
+            reply.text = text::news(&news, view, STYLE);
             reply.mention.clear();
         }
         if view.place().is_some() && view.place() == self.caller.channel.as_deref() {

@@ -294,20 +294,8 @@ impl Bot {
                     continue;
                 }
             }
-            let sent = match user.create_dm_channel(http).await {
-                Ok(channel) => channel
-                    .id
-                    .send_message(
-                        http,
-                        // Nobody but the addressee may be pinged, whatever the text holds.
-                        serenity::CreateMessage::new()
-                            .content(said)
-                            .allowed_mentions(serenity::CreateAllowedMentions::new().users([user])),
-                    )
-                    .await
-                    .map(|_| ()),
-                Err(e) => Err(e),
-            };
+            // Nobody but the addressee may be pinged, whatever the text holds.
+            let sent = send_dm(http, user, said, [user]).await;
             let Err(e) = sent else {
                 continue;
             };
@@ -360,22 +348,23 @@ impl Bot {
             let Some(user) = post::parse_id(&to.key).map(serenity::UserId::new) else {
                 continue;
             };
-            let sent = match user.create_dm_channel(http).await {
-                Ok(channel) => channel
-                    .id
-                    .send_message(
-                        http,
-                        serenity::CreateMessage::new()
-                            .content(said)
-                            .allowed_mentions(serenity::CreateAllowedMentions::new()),
-                    )
-                    .await
-                    .map(|_| ()),
-                Err(e) => Err(e),
-            };
-            if let Err(e) = sent {
+            if let Err(e) = send_dm(http, user, said, []).await {
                 tracing::warn!(error = %e, "a letter could not be sent");
             }
         }
     }
+}
+
+/// Sends `user` a direct message `said`, which may ping only `pinged`.
+async fn send_dm(
+    http: &Http,
+    user: serenity::UserId,
+    said: String,
+    pinged: impl IntoIterator<Item = serenity::UserId>,
+) -> Result<(), serenity::Error> {
+    let channel = user.create_dm_channel(http).await?;
+    let message = serenity::CreateMessage::new()
+        .content(said)
+        .allowed_mentions(serenity::CreateAllowedMentions::new().users(pinged));
+    channel.id.send_message(http, message).await.map(|_| ())
 }

@@ -55,10 +55,15 @@ impl Service {
             tx.commit().await?;
         }
         // A reminder that would fall in its player's quiet hours comes before they begin (quiet
-        // hours last less than a day): those due within a day are read, each sent at its time.
+        // hours last less than a day): where a player keeps quiet hours, those due within a day
+        // are read too, each sent at its time.
         let reminders = sqlx::query(&format!(
-            "{GAME_SELECT} WHERE g.status = 'active' AND g.reminded = 0 AND g.remind_at <= $1"
+            "{GAME_SELECT} WHERE g.status = 'active' AND g.reminded = 0
+               AND (g.remind_at <= $1
+                    OR (g.remind_at <= $2
+                        AND (pa.quiet_from IS NOT NULL OR pd.quiet_from IS NOT NULL)))"
         ))
+        .bind(now)
         .bind(now + DAY)
         .fetch_all(&self.pool)
         .await?;

@@ -309,11 +309,7 @@ impl Service {
             .fetch_one(&mut *tx)
             .await?;
         if left == 0 {
-            sqlx::query("UPDATE games SET forecasting = 0 WHERE id = $1")
-                .bind(loaded.row.id)
-                .execute(&mut *tx)
-                .await?;
-            loaded.row.forecasting = super::rows::Flag(false);
+            stop_looking(tx, loaded).await?;
         }
         Ok(out)
     }
@@ -331,13 +327,18 @@ impl Service {
             .bind(loaded.row.id)
             .execute(&mut *conn)
             .await?;
-        sqlx::query("UPDATE games SET forecasting = 0 WHERE id = $1")
-            .bind(loaded.row.id)
-            .execute(&mut *conn)
-            .await?;
-        loaded.row.forecasting = super::rows::Flag(false);
-        Ok(())
+        stop_looking(conn, loaded).await
     }
+}
+
+/// Marks `loaded`'s game as keeping no forecast: its moves look for none.
+async fn stop_looking(conn: &mut AnyConnection, loaded: &mut Loaded) -> Result<(), ServiceError> {
+    sqlx::query("UPDATE games SET forecasting = 0 WHERE id = $1")
+        .bind(loaded.row.id)
+        .execute(conn)
+        .await?;
+    loaded.row.forecasting = super::rows::Flag(false);
+    Ok(())
 }
 
 /// The lines of `player` in `game` that begin at ply `ply`, with their row ids, oldest first.

@@ -207,12 +207,7 @@ impl Service {
         .await?;
         let mut out = Vec::new();
         for (id, key, name, zone, from, to) in waiting {
-            let quiet = from.zip(to).map(|(f, t)| Quiet {
-                from: f as u8,
-                to: t as u8,
-                zone: zone_or_utc(zone.as_deref()),
-            });
-            if quiet.is_some_and(|q| q.contains(now)) {
+            if Quiet::stored(zone.as_deref(), from, to).is_some_and(|q| q.contains(now)) {
                 continue;
             }
             let mut tx = self.write().await?;

@@ -79,7 +79,7 @@ impl Service {
         } else {
             NoteDone::Shown
         };
-        let text = note_of(&mut tx, game, player).await?;
+        let text = self.own_note(&mut tx, who, game).await?;
         tx.commit().await?;
         Ok(Note { game, text, done })
     }
@@ -161,19 +161,4 @@ impl Service {
             view: loaded.view(),
         })
     }
-}
-
-/// The note `player` keeps on `game`.
-async fn note_of(
-    conn: &mut sqlx::AnyConnection,
-    game: i64,
-    player: i64,
-) -> Result<Option<String>, ServiceError> {
-    let text: Option<String> =
-        sqlx::query_scalar("SELECT text FROM notes WHERE game_id = $1 AND player = $2")
-            .bind(game)
-            .bind(player)
-            .fetch_optional(conn)
-            .await?;
-    Ok(text)
 }

@@ -55,6 +55,15 @@ fn at_hour(zone: Tz, date: NaiveDate, hour: u8) -> i64 {
 }
 
 impl Quiet {
+    /// Quiet hours as a player's row keeps them (a zone name, from and to), if they keep some.
+    pub fn stored(zone: Option<&str>, from: Option<i64>, to: Option<i64>) -> Option<Quiet> {
+        Some(Quiet {
+            from: u8::try_from(from?).ok()?,
+            to: u8::try_from(to?).ok()?,
+            zone: zone_or_utc(zone),
+        })
+    }
+
     /// Whether the moment `t` falls in the quiet hours.
     pub fn contains(&self, t: i64) -> bool {
         let hour = local(self.zone, t).hour() as u8;

@@ -435,11 +435,7 @@ impl GameRow {
                 self.defender_quiet_to,
             ),
         };
-        Some(super::quiet::Quiet {
-            from: u8::try_from(from?).ok()?,
-            to: u8::try_from(to?).ok()?,
-            zone: super::quiet::zone_or_utc(zone.as_deref()),
-        })
+        super::quiet::Quiet::stored(zone.as_deref(), from, to)
     }
 
     /// The players by side.

@@ -4,7 +4,8 @@
 
 use super::weights::{fold, Eval, Group, Weights, TERMS};
 use crate::rules::{
-    Escape, Family, Piece, Position, Repetition, Role, Side, Square, SquareSet, Terrain, Variant,
+    Escape, Family, KingLines, Piece, Position, Repetition, Role, Side, Square, SquareSet, Terrain,
+    Variant,
 };
 
 /// The defenders' men (besides the king) at most, and the attackers at least, for
@@ -262,8 +263,18 @@ impl Board {
     /// The terms for the defenders less those for the attackers.
     pub fn terms(&self, pos: &Position, rooms: &mut Rooms, t: &mut impl Terms) {
         t.add(Group::Bias.at(), 1);
-        self.for_side(pos, Side::Defenders, rooms, t);
-        self.for_side(pos, Side::Attackers, rooms, t);
+        // The king's reach, walked once for the road and the routes alike.
+        let lines = if !self.variant.rules.armies
+            && [Group::Road, Group::OpenRoad, Group::Routes, Group::Forks]
+                .iter()
+                .any(|g| t.wants(*g))
+        {
+            pos.king_lines()
+        } else {
+            KingLines::default()
+        };
+        self.for_side(pos, Side::Defenders, &lines, rooms, t);
+        self.for_side(pos, Side::Attackers, &lines, rooms, t);
         let mop_up = mopping_up(pos);
         if self.wants_room(t, mop_up) {
             let room = rooms.king_room(pos) as i32;
@@ -276,9 +287,8 @@ impl Board {
             }
         }
         if t.wants(Group::Routes) || t.wants(Group::Forks) {
-            let (routes, forks) = pos.king_routes();
-            t.add(Group::Routes.at(), routes as i32);
-            t.add(Group::Forks.at(), forks as i32);
+            t.add(Group::Routes.at(), lines.routes as i32);
+            t.add(Group::Forks.at(), lines.forks as i32);
         }
         if t.wants(Group::Fence) && !self.fence.is_empty() {
             let own = pos.squares_of(Side::Attackers);
@@ -324,7 +334,14 @@ impl Board {
     }
 
     /// The terms that count for `side`, with the sign they have for the defenders.
-    fn for_side(&self, pos: &Position, side: Side, rooms: &mut Rooms, t: &mut impl Terms) {
+    fn for_side(
+        &self,
+        pos: &Position,
+        side: Side,
+        lines: &KingLines,
+        rooms: &mut Rooms,
+        t: &mut impl Terms,
+    ) {
         let sign = if side == Side::Defenders { 1 } else { -1 };
         let s = side.index();
         let own = pos.squares_of(side);
@@ -359,7 +376,11 @@ impl Board {
         }
         if let Some(royal) = pos.royal(side) {
             if !self.goal[s].is_empty() && (t.wants(Group::Road) || t.wants(Group::OpenRoad)) {
-                self.road(pos, royal, side, rooms, sign, t);
+                let (steps, more) = self.road(pos, royal, side, lines, rooms);
+                t.add(Group::Road.at() + (steps - 1) as usize, sign);
+                if more > 0 {
+                    t.add(Group::OpenRoad.at(), sign * more as i32);
+                }
             }
             if t.wants(Group::Pressure) {
                 t.add(
@@ -370,30 +391,25 @@ impl Board {
         }
     }
 
-    /// The royal piece's road home.
+    /// The royal piece's road home: in how many moves it could win if nothing else moved (1, 2,
+    /// or 3 for more), and how many more ways than one it has of winning at once.
     fn road(
         &self,
         pos: &Position,
         royal: Square,
         side: Side,
+        lines: &KingLines,
         rooms: &mut Rooms,
-        sign: i32,
-        t: &mut impl Terms,
-    ) {
-        let road = Group::Road.at();
+    ) -> (u32, u32) {
         if self.variant.rules.armies {
             let steps = rooms.standard_road(pos, royal, side, &self.goal[side.index()]);
-            t.add(road + (steps.clamp(1, 3) - 1) as usize, sign);
-            return;
-        }
-        let escapes = pos.king_escapes() as i32;
-        if escapes > 0 {
-            t.add(road, sign);
-            t.add(Group::OpenRoad.at(), sign * (escapes - 1));
-        } else if pos.king_reaches_escape_line() {
-            t.add(road + 1, sign);
+            (steps.clamp(1, 3), 0)
+        } else if lines.escapes > 0 {
+            (1, lines.escapes - 1)
+        } else if lines.routes > 0 {
+            (2, 0)
         } else {
-            t.add(road + 2, sign);
+            (3, 0)
         }
     }
 }

@@ -38,6 +38,7 @@ pub use moves::{Captures, Move, MoveKind, Outcome, Reason, Slot};
 pub use perft::perft;
 pub use piece::{Piece, Role, Side};
 pub use position::{Position, Setup};
+pub(crate) use probe::KingLines;
 pub use setup::{parse_position, parse_setup, write_position};
 pub(crate) use square::SquareSet;
 pub use square::{Dir, ParseSquareError, Square, MAX_FILES, MAX_RANKS};

@@ -172,56 +172,32 @@ impl Position {
     /// 2 when a square he reaches in one move has a clear line to an escape square, else 3.
     #[cfg(test)]
     fn king_road(&self) -> u32 {
-        if self.king_escapes() > 0 {
+        let lines = self.king_lines();
+        if lines.escapes > 0 {
             1
-        } else if self.king_reaches_escape_line() {
+        } else if lines.routes > 0 {
             2
         } else {
             3
         }
     }
 
-    /// Whether a square the king reaches in one move has a clear line to an escape square: read
-    /// from the row and file masks, cheaper than [`Position::relaxed_distance`] (a special
-    /// square on the way counts as closed).
-    pub(crate) fn king_reaches_escape_line(&self) -> bool {
+    /// What the squares the king reaches in one move say of his escape, read in one walk along
+    /// his four rays: how many of them end the game, how many have a clear line to an escape
+    /// square, and how many have two lines or more (a fork: one move cannot close both).
+    /// Special squares on a line count as closed.
+    pub(crate) fn king_lines(&self) -> KingLines {
+        let mut lines = KingLines::default();
         let Some(king) = self.royal[Side::Defenders.index()] else {
-            return false;
-        };
-        let access = self.variant.access(Role::King);
-        for dir in Dir::ALL {
-            let mut sq = king.step(dir);
-            loop {
-                let c = self.cells[sq.index()];
-                if c & PIECE_MASK != 0 {
-                    break;
-                }
-                let a = access[(c >> TERRAIN_SHIFT) as usize];
-                if a & STOP != 0 && self.line_to_escape(sq) {
-                    return true;
-                }
-                if a & PASS == 0 {
-                    break;
-                }
-                sq = sq.step(dir);
-            }
-        }
-        false
-    }
-
-    /// The squares the king reaches in one move that have a clear line to an escape square, and
-    /// those of them with two lines or more (a fork: one move cannot close both).
-    pub(crate) fn king_routes(&self) -> (u32, u32) {
-        let Some(king) = self.royal[Side::Defenders.index()] else {
-            return (0, 0);
+            return lines;
         };
         if self.variant.rules.escape == Escape::None {
-            return (0, 0);
+            return lines;
         }
         let access = self.variant.access(Role::King);
-        let (mut routes, mut forks) = (0, 0);
         for dir in Dir::ALL {
             let mut sq = king.step(dir);
+            let mut escaped = false;
             loop {
                 let c = self.cells[sq.index()];
                 if c & PIECE_MASK != 0 {
@@ -229,9 +205,13 @@ impl Position {
                 }
                 let a = access[(c >> TERRAIN_SHIFT) as usize];
                 if a & STOP != 0 {
-                    let lines = self.lines_to_escape(sq);
-                    routes += u32::from(lines > 0);
-                    forks += u32::from(lines > 1);
+                    if !escaped && self.escapes_on(sq) {
+                        escaped = true;
+                        lines.escapes += 1;
+                    }
+                    let n = self.lines_to_escape(sq);
+                    lines.routes += u32::from(n > 0);
+                    lines.forks += u32::from(n > 1);
                 }
                 if a & PASS == 0 {
                     break;
@@ -239,13 +219,7 @@ impl Position {
                 sq = sq.step(dir);
             }
         }
-        (routes, forks)
-    }
-
-    /// Whether a king on `sq` would have a clear line to an escape square.
-    #[inline]
-    fn line_to_escape(&self, sq: Square) -> bool {
-        self.lines_to_escape(sq) > 0
+        lines
     }
 
     /// How many clear lines to an escape square a king on `sq` would have.
@@ -434,6 +408,17 @@ impl Position {
     }
 }
 
+/// The king's reach toward an escape: [`Position::king_lines`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct KingLines {
+    /// The moves that escape now: at most four, one per direction.
+    pub escapes: u32,
+    /// The squares he reaches in one move that have a clear line to an escape square.
+    pub routes: u32,
+    /// Those of them with two clear lines or more.
+    pub forks: u32,
+}
+
 /// Whether rank `to`'s part of the region grew from rank `from`'s.
 #[inline]
 fn spread_from(region: &mut [u32], open: &[u32], from: usize, to: usize) -> bool {
@@ -488,6 +473,57 @@ mod tests {
             }
             region = grown;
         }
+    }
+
+    /// The king's reach counted as three walks, one question each: the escapes from the paths
+    /// the search reads, then every square he reaches with its lines to an escape.
+    fn lines_walked_apart(pos: &Position) -> KingLines {
+        let (escapes, _) = pos.king_escape_paths();
+        let mut lines = KingLines {
+            escapes: escapes as u32,
+            ..KingLines::default()
+        };
+        let (Some(king), false) = (
+            pos.royal(Side::Defenders),
+            pos.variant.rules.escape == Escape::None,
+        ) else {
+            return lines;
+        };
+        let access = pos.variant.access(Role::King);
+        for dir in Dir::ALL {
+            let mut sq = king.step(dir);
+            while pos.cells[sq.index()] & PIECE_MASK == 0 {
+                let a = access[(pos.cells[sq.index()] >> TERRAIN_SHIFT) as usize];
+                if a & STOP != 0 {
+                    let n = pos.lines_to_escape(sq);
+                    lines.routes += u32::from(n > 0);
+                    lines.forks += u32::from(n > 1);
+                }
+                if a & PASS == 0 {
+                    break;
+                }
+                sq = sq.step(dir);
+            }
+        }
+        lines
+    }
+
+    /// Over random games of every variant, the king's reach read in one walk is the reach read
+    /// in three, and the positions compared include escapes, routes and forks.
+    #[test]
+    fn the_kings_lines_in_one_walk_are_those_of_three() {
+        let (mut escapes, mut forks) = (0, 0);
+        for v in Variant::all() {
+            for seed in 0..4 {
+                playout(&Position::start(v), &mut Rng::new(seed), 300, |pos, _| {
+                    let lines = pos.king_lines();
+                    assert_eq!(lines, lines_walked_apart(pos), "{}\n{pos:?}", v.id);
+                    escapes += usize::from(lines.escapes > 0);
+                    forks += usize::from(lines.forks > 0);
+                });
+            }
+        }
+        assert!(escapes > 20 && forks > 20, "{escapes} {forks}");
     }
 
     /// Over random games of every variant with a king, the room grown a rank at a time is the

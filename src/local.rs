@@ -62,6 +62,14 @@ pub fn parse_line(line: &str) -> Result<(Person, Command), ServiceError> {
     };
     let value = |kind: Kind, text: &str| match kind {
         Kind::User => Value::User(person(text)),
+        // The local mode has no roles: a role is its name.
+        Kind::Role => {
+            let name = text.trim_start_matches('@');
+            Value::Role(crate::service::TeamRole {
+                id: name.to_ascii_lowercase(),
+                name: name.to_string(),
+            })
+        }
         _ => Value::Text(text.to_string()),
     };
     let mut given: Vec<(String, Value)> = Vec::new();
@@ -376,6 +384,19 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             }
         }
         Answer::Tournaments(list) => lines.push(text::tournaments(&list, s)),
+        Answer::TeamStarted { view, png } => {
+            lines.push(text::team_started(me, &view, s));
+            lines.push(text::post(&News::Started, &view, s));
+            if let Some(png) = png {
+                lines.push(save(images, &format!("game-{}-0.png", view.id), &png));
+            }
+        }
+        Answer::Voted(voted) => lines.push(text::voted(&voted, s)),
+        // The window's notice is shown with the others kept, right after this line.
+        Answer::WindowClosed(notice) => {
+            lines.push(format!("The window of game #{} is closed.", notice.game_id))
+        }
+        Answer::TeamGames { games, record } => lines.push(text::team_games(&games, record, s)),
         Answer::Help(specs) => lines.push(match specs.as_slice() {
             [] => help(),
             [one] => commands::help_for(one, plain_usage),

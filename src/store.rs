@@ -209,6 +209,7 @@ const MIGRATIONS: &[Migration] = &[
     both!(16, "chore seeds", "0016_chore_seeds"),
     both!(17, "correspondence", "0017_correspondence"),
     both!(18, "quiet hours and digest", "0018_quiet_hours_and_digest"),
+    both!(19, "team games", "0019_team_games"),
 ];
 
 /// Why the database could not be used.

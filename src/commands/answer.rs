@@ -108,6 +108,20 @@ pub enum Answer {
     },
     /// The tournaments here.
     Tournaments(Vec<TournamentView>),
+    /// A team game begun, with its opening board.
+    TeamStarted {
+        view: GameView,
+        png: Option<Vec<u8>>,
+    },
+    /// A vote kept (told to the voter alone).
+    Voted(crate::service::Voted),
+    /// A window closed early: its notice is delivered as every notice is.
+    WindowClosed(crate::service::Notice),
+    /// The server's team games (`record`: its record, else those going on).
+    TeamGames {
+        games: crate::service::TeamGames,
+        record: bool,
+    },
 }
 
 impl std::fmt::Debug for Answer {
@@ -135,6 +149,15 @@ impl std::fmt::Debug for Answer {
             Answer::Solve(step) => write!(f, "Solve(#{}, {:?})", step.puzzle.id, step.how),
             Answer::DailyPuzzle(d) => write!(f, "DailyPuzzle({:?})", d.channel),
             Answer::Vacation { .. } => f.write_str("Vacation"),
+            Answer::TeamStarted { view, .. } => write!(f, "TeamStarted(#{})", game(view)),
+            Answer::Voted(v) => write!(f, "Voted(#{}, {})", v.game, v.turn),
+            Answer::WindowClosed(n) => write!(f, "WindowClosed(#{})", n.game_id),
+            Answer::TeamGames { games, record } => write!(
+                f,
+                "TeamGames({} going, {} finished, record: {record})",
+                games.going.len(),
+                games.finished.len()
+            ),
             Answer::Notify(hours) => write!(f, "Notify({hours:?})"),
             Answer::Forecasts(list) => write!(f, "Forecasts(#{}, {:?})", list.game, list.done),
             Answer::Note(note) => write!(f, "Note(#{}, {:?})", note.game, note.done),

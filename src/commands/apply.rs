@@ -3,8 +3,8 @@
 
 use super::{help_specs, Answer, Command};
 use crate::service::{
-    GameNews, Person, Played, Rematch, Service, ServiceError, Takeback, Terms, TournamentDone,
-    TournamentTerms,
+    GameNews, Member, Person, Played, Rematch, Service, ServiceError, Takeback, TeamOpponent,
+    TeamTerms, Terms, TournamentDone, TournamentTerms,
 };
 
 /// Who gives a command, and from where.
@@ -29,8 +29,12 @@ pub struct Caller {
     /// ring of fresh accounts cannot farm).
     pub newcomers: Vec<String>,
     /// Whether the caller manages the server (Discord's Manage Server): they run its
-    /// tournaments as their creators do.
+    /// tournaments as their creators do, and close its team games' windows.
     pub manages: bool,
+    /// The roles the caller holds in this server: who they vote for in team games.
+    pub roles: Vec<String>,
+    /// The server's name: its team's, in team games.
+    pub server: String,
 }
 
 impl Caller {
@@ -45,9 +49,23 @@ impl Caller {
             bots: Vec::new(),
             upload_limit: usize::MAX,
             manages: false,
+            roles: Vec::new(),
+            server: LOCAL_TEAM.to_string(),
+        }
+    }
+
+    /// The caller as a member of the server, for team games.
+    fn member(&self) -> Member {
+        Member {
+            person: self.who.clone(),
+            roles: self.roles.clone(),
+            manages: self.manages,
         }
     }
 }
+
+/// The local mode's team, every player a member.
+pub const LOCAL_TEAM: &str = "The table";
 
 /// The room a record's GIF leaves for the record itself.
 const RECORD_ROOM: usize = 4096;
@@ -269,6 +287,56 @@ pub async fn apply(
                 .cancel_tournament(me, tournament, caller.manages)
                 .await?,
             done: TournamentDone::Cancelled,
+        },
+        Command::TeamStart {
+            opponent,
+            attackers,
+            defenders,
+            variant,
+            side,
+            level,
+            hours,
+            ping,
+        } => {
+            let against = match (opponent, attackers, defenders) {
+                (Some(o), None, None) if o.key == caller.taflbot.key => TeamOpponent::Taflbot {
+                    bot: caller.taflbot.clone(),
+                    level,
+                },
+                (None, Some(attackers), Some(defenders)) if level.is_none() => {
+                    TeamOpponent::Roles {
+                        attackers,
+                        defenders,
+                    }
+                }
+                (None, Some(_), Some(_)) => return Err(ServiceError::LevelForPeople),
+                _ => return Err(ServiceError::TeamOpponent),
+            };
+            let terms = TeamTerms {
+                variant,
+                side,
+                hours,
+                ping,
+            };
+            let view = svc
+                .start_team_game(&caller.member(), &caller.server, &against, &terms, home)
+                .await?;
+            let png = opening(svc, view.id).await;
+            Answer::TeamStarted { view, png }
+        }
+        Command::Vote { mv, game } => {
+            Answer::Voted(svc.vote(&caller.member(), game, here, &mv).await?)
+        }
+        Command::TeamPlay { game } => {
+            Answer::WindowClosed(svc.close_window_early(&caller.member(), game, here).await?)
+        }
+        Command::TeamList => Answer::TeamGames {
+            games: svc.team_games().await?,
+            record: false,
+        },
+        Command::TeamRecord => Answer::TeamGames {
+            games: svc.team_games().await?,
+            record: true,
         },
         Command::TournamentStart { tournament } => {
             Answer::TournamentStarted(svc.start_tournament(me, tournament, caller.manages).await?)

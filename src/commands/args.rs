@@ -121,6 +121,14 @@ impl Args<'_> {
         }
     }
 
+    pub fn role(&self, name: &str) -> Result<Option<crate::service::TeamRole>, ServiceError> {
+        match self.value(name) {
+            None => Ok(None),
+            Some(Value::Role(r)) => Ok(Some(r.clone())),
+            Some(other) => Err(self.bad(name, other)),
+        }
+    }
+
     pub fn needed_user(&self, name: &str) -> Result<Person, ServiceError> {
         self.user(name)?.ok_or_else(|| self.missing(name))
     }

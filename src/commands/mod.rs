@@ -63,13 +63,19 @@ macro_rules! more_time_days {
     };
 }
 
+macro_rules! window_hours {
+    () => {
+        "1 to 72"
+    };
+}
+
 mod answer;
 mod apply;
 mod args;
 mod table;
 
 pub use answer::Answer;
-pub use apply::{apply, Caller};
+pub use apply::{apply, Caller, LOCAL_TEAM};
 pub use args::{Args, Days};
 pub use table::{COMMANDS, GROUPS};
 
@@ -113,6 +119,8 @@ pub enum Kind {
     Puzzle,
     /// An hour of the day, 0 to 23.
     Hour,
+    /// A role of the server.
+    Role,
 }
 
 impl Kind {
@@ -134,6 +142,7 @@ impl Kind {
             Kind::Count => "a whole number from 1",
             Kind::Puzzle => "a puzzle number (write number:12)",
             Kind::Hour => "an hour from 0 to 23",
+            Kind::Role => "a role of this server",
         }
     }
 }
@@ -196,6 +205,7 @@ pub enum Value {
     Int(i64),
     Flag(bool),
     User(Person),
+    Role(crate::service::TeamRole),
 }
 
 impl Value {
@@ -206,6 +216,7 @@ impl Value {
             Value::Int(n) => n.to_string(),
             Value::Flag(b) => b.to_string(),
             Value::User(p) => p.name.clone(),
+            Value::Role(r) => r.name.clone(),
         }
     }
 }
@@ -363,6 +374,28 @@ pub enum Command {
     TournamentCancel {
         tournament: Option<i64>,
     },
+    /// A team game of this server: against taflbot (`opponent`), or between two roles.
+    TeamStart {
+        opponent: Option<Person>,
+        attackers: Option<crate::service::TeamRole>,
+        defenders: Option<crate::service::TeamRole>,
+        variant: &'static Variant,
+        side: SideChoice,
+        level: Option<u8>,
+        hours: Option<u32>,
+        ping: bool,
+    },
+    /// Close a team game's window now.
+    TeamPlay {
+        game: Option<i64>,
+    },
+    TeamList,
+    TeamRecord,
+    /// A vote for a turn in a team game's open window.
+    Vote {
+        mv: String,
+        game: Option<i64>,
+    },
 }
 
 impl Command {
@@ -462,9 +495,8 @@ pub fn help(code: impl Fn(&str) -> String) -> String {
         out.push_str(c.description);
     }
     out.push_str(&format!(
-        "\n\n[…]: optional; game is needed only when several of yours \
-         could be meant. A move not made in time loses; a reminder comes a day before. {} \
-         tells all.",
+        "\n\n[…]: optional; game only when several could be meant. Out of time loses \
+         (a reminder comes first). {} tells all.",
         code("/help command")
     ));
     out

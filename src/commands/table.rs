@@ -57,10 +57,13 @@ const ROW: Spec = Spec {
 };
 
 /// The commands that hold subcommands (rows named in two words), with what they are for.
-pub const GROUPS: &[(&str, &str)] = &[(
-    "tournament",
-    "Round robins, Swiss, knockouts: two-game matches.",
-)];
+pub const GROUPS: &[(&str, &str)] = &[
+    (
+        "tournament",
+        "Round robins, Swiss, knockouts: two-game matches.",
+    ),
+    ("teamgame", "The server plays as a team: a vote each turn."),
+];
 
 /// The commands, in the order the help lists them.
 pub const COMMANDS: &[Spec] = &[
@@ -148,7 +151,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "endturn",
-        description: "End a berserk chain: the turn passes.",
+        description: "End a berserk chain.",
         more: "The End turn button does the same.",
         options: &[WAITING_GAME],
         read: |a| Ok(Command::EndTurn { game: a.number("game")? }),
@@ -168,7 +171,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "games",
-        description: "Games in progress: yours or another player's.",
+        description: "Games going on: yours or a player's.",
         more: "Yours to move first, with deadlines.",
         options: &[opt("player", "Whose games (default: yours)", Kind::User)],
         read: |a| Ok(Command::Games { player: a.user("player")? }),
@@ -176,7 +179,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "leaderboard",
-        description: "The server's players by rating in a variant.",
+        description: "Players here by rating in a variant.",
         more: "A ? marks a provisional rating.",
         options: &[
             opt("variant", "The variant (default: the most played here)", Kind::Variant),
@@ -214,7 +217,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "draw",
-        description: "Offer a draw, or accept your opponent's.",
+        description: "Offer or accept a draw.",
         options: &[GAME],
         read: |a| Ok(Command::Draw { game: a.number("game")? }),
         ..ROW
@@ -235,7 +238,7 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "declinedraw",
         aliases: &["decline draw"],
-        description: "Decline your opponent's draw offer.",
+        description: "Decline a draw offer.",
         more: "The Decline draw button does the same.",
         options: &[GAME],
         read: |a| Ok(Command::DeclineDraw { game: a.number("game")? }),
@@ -252,7 +255,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "notify",
-        description: "How you are told: DMs, a daily digest, quiet hours.",
+        description: "How you are told: DMs, digest, quiet hours.",
         more: "dm:on sends your turns and reminders by direct message (closed DMs are said once in the game's thread, and they stop). digest:on sends one message a day at hour (your time) listing the games waiting for you, least time left first. quiet:22-07 holds pings and DMs during those hours and tells what was held in one message when they end; a reminder that would fall in them comes before they begin, and deadlines never move. zone is your time zone, such as Europe/Oslo (UTC when none). Without options: your settings.",
         options: &[
             opt("dm", "Turns and reminders by direct message: on or off", Kind::Switch),
@@ -321,7 +324,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "moretime",
-        description: "Give your opponent more days to move.",
+        description: "Give your opponent more days.",
         more: concat!(
             "From 1 to ",
             more_time_days!(),
@@ -341,7 +344,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "rules",
-        description: "A variant's rules and start position.",
+        description: "A variant's rules and setup.",
         options: &[needed("variant", "The variant (type to search)", Kind::Variant)],
         guild_only: false,
         read: |a| Ok(Command::Rules { variant: a.needed_variant("variant")? }),
@@ -357,14 +360,14 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "record",
-        description: "A game's record, as text and a GIF.",
+        description: "A game's record and GIF.",
         options: &[GAME],
         read: |a| Ok(Command::Record { game: a.number("game")? }),
         ..ROW
     },
     Spec {
         name: "hint",
-        description: "The engine's suggestion (against taflbot, or after a game).",
+        description: "The engine's move (against taflbot, or after a game).",
         more: "For a finished game: before its last turn when the board ended it, otherwise where it stopped.",
         options: &[GAME],
         read: |a| Ok(Command::Hint { game: a.number("game")? }),
@@ -372,7 +375,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "review",
-        description: "A finished game's mistakes and accuracy.",
+        description: "A finished game's mistakes.",
         more: "Every turn is marked by the winning chance it gave away: ?! inaccuracy, ? mistake, ?? blunder, with the better turn. Without game: the game of this thread, or your latest.",
         options: &[GAME],
         read: |a| Ok(Command::Review { game: a.number("game")? }),
@@ -380,7 +383,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "puzzle",
-        description: "A puzzle from real games, for you alone.",
+        description: "A puzzle from real games.",
         more: "One near your puzzle rating that you have not tried; one open is shown again. Only a first try is rated. Answer with solve.",
         options: &[
             opt("variant", "The variant (default: your last one)", Kind::Variant),
@@ -397,7 +400,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "solve",
-        description: "Your move in your open puzzle, e.g. e1-e5.",
+        description: "Your move in your puzzle.",
         more: "A right move is answered by the other side's reply; a wrong one ends the try and shows the solution.",
         options: &[needed("move", "Your move, e.g. e1-e5", Kind::Text)],
         guild_only: false,
@@ -406,7 +409,7 @@ pub const COMMANDS: &[Spec] = &[
     },
     Spec {
         name: "dailypuzzle",
-        description: "Server managers: a daily puzzle here, or none.",
+        description: "Managers: a daily puzzle here, or none.",
         options: &[needed("set", "on: post here each day; off: stop", Kind::Switch)],
         read: |a| {
             Ok(Command::DailyPuzzle {
@@ -506,6 +509,73 @@ pub const COMMANDS: &[Spec] = &[
         ..ROW
     },
     Spec {
+        name: "vote",
+        description: "Vote for your side's turn in a team game.",
+        more: "Only your side's members vote, and only while its window is open; a new vote replaces yours. The thread sees how many voted, not for what, until the window closes.",
+        options: &[
+            needed("move", "The turn, e.g. d3-d1 (type to see the legal moves)", Kind::Move),
+            GAME,
+        ],
+        read: |a| Ok(Command::Vote { mv: a.needed_text("move")?, game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
+        name: "teamgame start",
+        description: "Start a team game: this server against taflbot, or one role against another.",
+        more: concat!(
+            "Give opponent:@taflbot (every member votes) or attackers:@role and defenders:@role (a member of both votes for neither). Each turn is a window of votes, ",
+            window_hours!(),
+            " hours (default 24); the most-voted turn is played, a tie going to the turn that reached its count first. Three windows in a row without a vote lose on time. Never rated."
+        ),
+        options: &[
+            needed("variant", "The variant (type to search)", Kind::Variant),
+            opt("opponent", "taflbot, to play the bot", Kind::User),
+            opt("attackers", "The role that plays the attackers", Kind::Role),
+            opt("defenders", "The role that plays the defenders", Kind::Role),
+            opt("side", "Against taflbot: the server's side (default: random)", Kind::Side),
+            opt(
+                "level",
+                concat!("Against taflbot: its level, ", levels!(), " (default ", default_level!(), ")"),
+                Kind::Level,
+            ),
+            opt("hours", concat!("Hours of each window of votes: ", window_hours!(), " (default 24)"), Kind::Count),
+            opt("ping", "Ping the role when its window is about to close (default: false)", Kind::Flag),
+        ],
+        read: |a| {
+            Ok(Command::TeamStart {
+                opponent: a.user("opponent")?,
+                attackers: a.role("attackers")?,
+                defenders: a.role("defenders")?,
+                variant: a.needed_variant("variant")?,
+                side: a.side("side")?.unwrap_or(SideChoice::Random),
+                level: a.level("level")?,
+                hours: a.count("hours")?,
+                ping: a.flag_or("ping", false)?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
+        name: "teamgame play",
+        description: "Close your side's window now and play its most-voted turn.",
+        more: "For the server's managers and the game's captain (who started it).",
+        options: &[GAME],
+        read: |a| Ok(Command::TeamPlay { game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
+        name: "teamgame list",
+        description: "The team games going on in this server.",
+        read: |_| Ok(Command::TeamList),
+        ..ROW
+    },
+    Spec {
+        name: "teamgame record",
+        description: "This server's record in team games.",
+        read: |_| Ok(Command::TeamRecord),
+        ..ROW
+    },
+    Spec {
         name: "help",
         description: "How to play, or all about one command.",
         options: &[opt("command", "A command to tell all about, e.g. challenge", Kind::Text)],
@@ -516,68 +586,4 @@ pub const COMMANDS: &[Spec] = &[
 ];
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The lists written into the help are the lists the service and the engine check.
-    #[test]
-    fn the_help_says_the_days_and_levels_that_are_checked() {
-        let days: Vec<String> = crate::service::DAYS_PER_MOVE
-            .iter()
-            .map(u32::to_string)
-            .collect();
-        let (last, rest) = days.split_last().unwrap();
-        assert_eq!(days_per_move!(), format!("{} or {last}", rest.join(", ")));
-        assert_eq!(default_days!(), crate::service::DEFAULT_DAYS.to_string());
-        let levels = crate::engine::LEVELS;
-        assert_eq!(
-            levels!(),
-            format!("{} (weakest) to {}", levels.start(), levels.end())
-        );
-        assert_eq!(default_level!(), crate::engine::DEFAULT_LEVEL.to_string());
-        use crate::service::{MAX_FORECAST_LINES, MAX_FORECAST_MOVES, MAX_MORE_TIME_DAYS};
-        assert_eq!(forecast_lines!(), MAX_FORECAST_LINES.to_string());
-        assert_eq!(forecast_moves!(), MAX_FORECAST_MOVES.to_string());
-        assert_eq!(note_chars!(), crate::service::MAX_NOTE_CHARS.to_string());
-        assert_eq!(more_time_days!(), MAX_MORE_TIME_DAYS.to_string());
-    }
-
-    /// Every row reads its command from its needed options.
-    #[test]
-    fn every_row_has_a_reader() {
-        use super::super::Value;
-        use crate::service::Person;
-        for spec in COMMANDS {
-            let given: Vec<(String, Value)> = spec
-                .options
-                .iter()
-                .filter(|o| o.required)
-                .map(|o| {
-                    let value = match o.kind {
-                        Kind::User => Value::User(Person::new("1", "someone")),
-                        Kind::Variant => Value::Text("brandubh".into()),
-                        Kind::Switch => Value::Text("on".into()),
-                        Kind::Format => Value::Text("swiss".into()),
-                        Kind::Count => Value::Int(2),
-                        _ => Value::Text("e1-e5".into()),
-                    };
-                    (o.name.to_string(), value)
-                })
-                .collect();
-            let read = Command::parse(spec.name, &given);
-            assert!(read.is_ok(), "{}: {read:?}", spec.name);
-        }
-    }
-
-    #[test]
-    fn names_and_aliases_are_unique() {
-        let mut all: Vec<&str> = COMMANDS
-            .iter()
-            .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
-            .collect();
-        let n = all.len();
-        all.sort_unstable();
-        all.dedup();
-        assert_eq!(all.len(), n);
-    }
-}
+mod tests;

@@ -43,6 +43,58 @@ impl Bot {
         }
     }
 
+    /// Shows in a team game's thread how many have voted in the window open now: one post per
+    /// window, edited as votes come (never which turns they are for).
+    pub async fn show_votes(&self, http: &Http, voted: &crate::service::Voted) {
+        let Some(place) = voted.place.as_deref().and_then(post::parse_id) else {
+            return;
+        };
+        let place = serenity::ChannelId::new(place);
+        let said = text::votes_so_far(
+            voted.game,
+            voted.votes,
+            voted.closes_at,
+            &style::DiscordStyle,
+        );
+        if let Some(message) = voted.count_post.as_deref().and_then(post::parse_id) {
+            let edit = serenity::EditMessage::new().content(said.clone());
+            match place
+                .edit_message(http, serenity::MessageId::new(message), edit)
+                .await
+            {
+                Ok(_) => return,
+                // Deleted, say: a new post takes its place.
+                Err(e) => {
+                    tracing::info!(game = voted.game, error = %e, "the count of votes could not be edited")
+                }
+            }
+        }
+        let message = serenity::CreateMessage::new()
+            .content(said)
+            .allowed_mentions(serenity::CreateAllowedMentions::new());
+        let posted = match place.send_message(http, message).await {
+            Ok(posted) => posted,
+            Err(e) => {
+                tracing::warn!(game = voted.game, error = %e, "could not show the count of votes");
+                return;
+            }
+        };
+        match self
+            .service
+            .keep_count_post(voted, &posted.id.to_string())
+            .await
+        {
+            Ok(true) => {}
+            // Another process showed this window's count first: one post is enough.
+            Ok(false) => {
+                let _ = posted.delete(http).await;
+            }
+            Err(e) => {
+                tracing::warn!(game = voted.game, error = %e, "could not keep the post of the count")
+            }
+        }
+    }
+
     /// Posts a server's daily puzzle in its channel, with the button that opens it; false when
     /// Discord would not take it.
     pub async fn post_daily_puzzle(
@@ -168,8 +220,8 @@ impl Bot {
     /// tournament's thread; a game begun by a tournament gets its own thread first.
     pub async fn deliver(&self, http: &Http, notice: Notice) -> Delivery {
         match self.service.notice_shown(&notice).await {
-            Ok(Shown::Game(news)) => self.deliver_game(http, notice.id, news).await,
-            Ok(Shown::Tournament(news)) => self.deliver_tournament(http, notice.id, news).await,
+            Ok(Shown::Game(news)) => self.deliver_game(http, notice.id, *news).await,
+            Ok(Shown::Tournament(news)) => self.deliver_tournament(http, notice.id, *news).await,
             Err(ServiceError::Database(e)) => {
                 tracing::warn!(notice = notice.id, error = %e, "notice not delivered yet");
                 Delivery::Retry
@@ -187,7 +239,21 @@ impl Bot {
         if shown.wants_thread() {
             shown.view.thread = self.open_game_thread(http, &shown.view).await;
         }
-        let reply = commands::news_reply(&shown.news, &shown.view, shown.board.take());
+        let mut reply = commands::news_reply(&shown.news, &shown.view, shown.board.take());
+        if let News::Reminder { to } = &shown.news {
+            // A team's window about to close pings its role, where the server chose so.
+            if to.is_team() {
+                match self.service.role_to_remind(shown.view.id).await {
+                    Ok(Some(role)) => {
+                        if let Some(role) = post::parse_id(&role) {
+                            reply = reply.ping_role(serenity::RoleId::new(role));
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(e) => tracing::warn!(notice, error = %e, "no role to remind"),
+                }
+            }
+        }
         let nonce = format!("n{notice}");
         let view = &shown.view;
         match self
@@ -197,6 +263,10 @@ impl Bot {
         {
             Ok(_) => {
                 self.direct_messages(http, view, &shown.news).await;
+                if matches!(shown.news, News::Voted { .. }) {
+                    // A team's turn is shown: taflbot may answer it now.
+                    self.service.wake_bot(view);
+                }
                 if view.aborted {
                     self.archive_thread(http, view.thread.as_deref()).await;
                 }

@@ -4,13 +4,17 @@
 //! - `config.rs`: the settings, from the environment, and the shards a process runs;
 //! - `deliver.rs`: what the bot posts of its own accord (news, threads, the daily puzzle, DMs);
 //! - `running.rs`: the client, the background tasks beside it, and a clean stop;
-//! - `commands/`, `button.rs`: what a user asks; `post.rs`: how anything is sent.
+//! - `commands/`, `button.rs`: what a user asks; `post.rs`: how anything is sent, `reply.rs`:
+//!   what a message is;
+//! - `roster.rs`: whether a team game's voters are still members, asked when a window closes.
 
 pub mod button;
 pub mod commands;
 mod config;
 mod deliver;
 pub mod post;
+mod reply;
+mod roster;
 mod running;
 pub mod style;
 

@@ -10,13 +10,12 @@ use std::time::Duration;
 use ::serenity::builder::Builder;
 use poise::serenity_prelude as serenity;
 use serenity::{
-    AutoArchiveDuration, ChannelId, ChannelType, CreateActionRow, CreateAllowedMentions,
-    CreateAttachment, CreateButton, CreateForumPost, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    CreateThread, EditInteractionResponse, EditThread, Http, InteractionId, Nonce, UserId,
+    AutoArchiveDuration, ChannelId, ChannelType, CreateAllowedMentions, CreateForumPost,
+    CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage, CreateThread,
+    EditThread, Http, InteractionId,
 };
 
-use super::button::Button;
+pub use super::reply::Reply;
 use crate::service::{GameView, Service};
 
 /// How often and how patiently a call is tried.
@@ -109,130 +108,6 @@ where
         tokio::time::sleep(wait).await;
         wait = (wait * 2).min(policy.max_wait);
         attempt += 1;
-    }
-}
-
-/// A message to show: text, maybe the board, maybe buttons; public or for the user alone.
-#[derive(Clone, Debug, Default)]
-pub struct Reply {
-    pub text: String,
-    pub files: Vec<(String, Vec<u8>)>,
-    /// Users the message pings.
-    pub mention: Vec<UserId>,
-    pub buttons: Vec<Button>,
-    pub private: bool,
-}
-
-impl Reply {
-    pub fn text(text: impl Into<String>) -> Reply {
-        Reply {
-            text: text.into(),
-            ..Reply::default()
-        }
-    }
-
-    /// A private answer that only the user sees.
-    pub fn private(text: impl Into<String>) -> Reply {
-        Reply {
-            private: true,
-            ..Reply::text(text)
-        }
-    }
-
-    pub fn file(mut self, name: &str, bytes: Vec<u8>) -> Reply {
-        self.files.push((name.to_string(), bytes));
-        self
-    }
-
-    pub fn board(self, png: Vec<u8>) -> Reply {
-        self.file("board.png", png)
-    }
-
-    pub fn mention(mut self, users: impl IntoIterator<Item = UserId>) -> Reply {
-        self.mention.extend(users);
-        self
-    }
-
-    pub fn button(mut self, button: Button) -> Reply {
-        self.buttons.push(button);
-        self
-    }
-
-    /// The text as sent: never over Discord's 2,000 characters (a longer one is cut, and says so).
-    fn content(&self) -> String {
-        const MAX: usize = 2000;
-        if self.text.chars().count() <= MAX {
-            return self.text.clone();
-        }
-        let mut cut: String = self.text.chars().take(MAX - 1).collect();
-        cut.push('…');
-        cut
-    }
-
-    fn allowed_mentions(&self) -> CreateAllowedMentions {
-        CreateAllowedMentions::new().users(self.mention.iter().copied())
-    }
-
-    fn components(&self) -> Vec<CreateActionRow> {
-        if self.buttons.is_empty() {
-            return Vec::new();
-        }
-        let buttons = self
-            .buttons
-            .iter()
-            .map(|b| {
-                CreateButton::new(b.custom_id())
-                    .label(b.label())
-                    .style(b.style())
-            })
-            .collect();
-        vec![CreateActionRow::Buttons(buttons)]
-    }
-
-    fn attachments(&self) -> Vec<CreateAttachment> {
-        self.files
-            .iter()
-            .map(|(name, bytes)| CreateAttachment::bytes(bytes.clone(), name.as_str()))
-            .collect()
-    }
-
-    fn as_response(&self) -> CreateInteractionResponseMessage {
-        CreateInteractionResponseMessage::new()
-            .content(self.content())
-            .ephemeral(self.private)
-            .allowed_mentions(self.allowed_mentions())
-            .components(self.components())
-            .add_files(self.attachments())
-    }
-
-    fn as_followup(&self) -> CreateInteractionResponseFollowup {
-        CreateInteractionResponseFollowup::new()
-            .content(self.content())
-            .ephemeral(self.private)
-            .allowed_mentions(self.allowed_mentions())
-            .components(self.components())
-            .add_files(self.attachments())
-    }
-
-    fn as_edit(&self) -> EditInteractionResponse {
-        let mut edit = EditInteractionResponse::new()
-            .content(self.content())
-            .allowed_mentions(self.allowed_mentions())
-            .components(self.components());
-        for file in self.attachments() {
-            edit = edit.new_attachment(file);
-        }
-        edit
-    }
-
-    fn as_message(&self, nonce: &str) -> CreateMessage {
-        CreateMessage::new()
-            .content(self.content())
-            .allowed_mentions(self.allowed_mentions())
-            .components(self.components())
-            .add_files(self.attachments())
-            .nonce(Nonce::String(nonce.to_string()))
-            .enforce_nonce(true)
     }
 }
 

@@ -59,6 +59,16 @@ pub enum StartError {
     Discord(#[source] serenity::Error),
 }
 
+/// A client of Discord's REST side, through the configured proxy where there is one.
+fn http_client(config: &Config) -> serenity::Http {
+    let mut http = HttpBuilder::new(&config.token);
+    if let Some(base) = &config.api_base {
+        // serenity's rate limiter would send its calls past the proxy; the proxy limits instead.
+        http = http.proxy(base.as_str()).ratelimiter_disabled(true);
+    }
+    http.build()
+}
+
 /// A bot that is connected.
 pub struct Running {
     client: tokio::task::JoinHandle<Result<(), serenity::Error>>,
@@ -75,12 +85,12 @@ pub struct Running {
 /// Connects the bot: checks the token, registers the commands once the gateway is ready, and
 /// starts the sweeper that posts reminders and timeouts and the task that plays the bot's turns.
 pub async fn start(config: Config, service: Service) -> Result<Running, StartError> {
-    let mut http = HttpBuilder::new(&config.token);
-    if let Some(base) = &config.api_base {
-        // serenity's rate limiter would send its calls past the proxy; the proxy limits instead.
-        http = http.proxy(base.as_str()).ratelimiter_disabled(true);
-    }
-    let http = http.build();
+    let http = http_client(&config);
+    // A closing window asks Discord whether its voters are still members.
+    let roster = super::roster::DiscordRoster {
+        http: Arc::new(http_client(&config)),
+    };
+    let service = service.with_roster(Arc::new(roster));
     let me = match post::retrying(&config.posts, "check token", || http.get_current_user()).await {
         Ok(me) => {
             tracing::info!(bot = %me.name, "connected to Discord");

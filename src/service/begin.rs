@@ -22,6 +22,8 @@ pub(super) struct NewGame<'a> {
     pub defender: i64,
     /// Days per move.
     pub days: i64,
+    /// A team game: each turn a window of votes this many seconds long (instead of `days`).
+    pub vote_window: Option<i64>,
     pub guild: Option<&'a str>,
     pub channel: Option<&'a str>,
     pub thread: Option<&'a str>,
@@ -43,6 +45,7 @@ impl<'a> NewGame<'a> {
             attacker,
             defender,
             days,
+            vote_window: None,
             guild: None,
             channel: None,
             thread: None,
@@ -61,14 +64,16 @@ impl Service {
         game: &NewGame<'_>,
     ) -> Result<i64, ServiceError> {
         let now = self.now();
-        let deadline = now + game.days * DAY;
+        let turn = game.vote_window.unwrap_or(game.days * DAY);
+        let deadline = now + turn;
+        let remind = remind_at(deadline, game.days as u32, game.vote_window);
         let id = sqlx::query_scalar(
             "INSERT INTO games (variant, start, position, move_count, imported, attacker, defender,
                                 days, guild, channel, thread, rated, bot_level, bot_attacks,
                                 tournament_id, turn_started, deadline, remind_at, created_at,
-                                updated_at)
+                                updated_at, vote_window)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                     $18, $19, $20)
+                     $18, $19, $20, $21)
              RETURNING id",
         )
         .bind(game.variant.id)
@@ -88,9 +93,10 @@ impl Service {
         .bind(game.tournament)
         .bind(now)
         .bind(deadline)
-        .bind(remind_at(deadline, game.days as u32))
+        .bind(remind)
         .bind(now)
         .bind(now)
+        .bind(game.vote_window)
         .fetch_one(conn)
         .await?;
         Ok(id)

@@ -10,9 +10,15 @@ use super::rows::{GameRow, GAME_SELECT};
 use super::{Delivery, News, Notice, Service, ServiceError, DAY};
 use crate::rules::parse_position;
 
-/// The reminder time: 24 hours before the deadline, or 12 for one-day games.
-pub(super) fn remind_at(deadline: i64, days: u32) -> i64 {
-    deadline - if days == 1 { DAY / 2 } else { DAY }
+/// The reminder time: 24 hours before the deadline, or 12 for one-day games; in a team game, a
+/// quarter of its window of votes before the window closes.
+pub(super) fn remind_at(deadline: i64, days: u32, vote_window: Option<i64>) -> i64 {
+    deadline
+        - match vote_window {
+            Some(window) => window / 4,
+            None if days == 1 => DAY / 2,
+            None => DAY,
+        }
 }
 
 impl Service {
@@ -44,15 +50,19 @@ impl Service {
                     continue;
                 }
             };
-            if !loaded.overdue(now) {
-                // Its player to move is on vacation.
-                tx.commit().await?;
-                continue;
-            }
-            if let Some(notice) = self.time_out(&mut tx, &mut loaded, now).await? {
-                notices.push(notice);
+            // A team game's window closes instead: its turn is played, or it opens again.
+            let team = loaded.row.vote_window.is_some();
+            // Otherwise the player to move loses, unless they are on vacation.
+            if !team && loaded.overdue(now) {
+                notices.extend(self.time_out(&mut tx, &mut loaded, now).await?);
             }
             tx.commit().await?;
+            if team {
+                match self.close_window(id, None).await {
+                    Ok(notice) => notices.extend(notice),
+                    Err(e) => tracing::warn!(game = id, error = %e, "a window did not close"),
+                }
+            }
         }
         // A reminder that would fall in its player's quiet hours comes before they begin (quiet
         // hours last less than a day): where a player keeps quiet hours, those due within a day

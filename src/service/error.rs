@@ -217,6 +217,43 @@ pub enum ServiceError {
     /// More time is given in games between people.
     MoreTimeForBot(i64),
     /// The stored game no longer replays; it was marked and reported.
+    /// A team game's window of votes must be 1 to 72 hours.
+    BadWindow(u32),
+    /// The two roles of a team game are one.
+    SameRoles,
+    /// A team game names its opponent as taflbot, or two roles: neither was given so.
+    TeamOpponent,
+    /// The server has this many team games going already.
+    TooManyTeamGames(i64),
+    /// The starter has started a team game that goes on.
+    TeamGameOfYours,
+    /// The game named is not a team game of this server.
+    NotTeamGame(i64),
+    /// No team game goes on here.
+    NoTeamGame,
+    /// Several team games go on here: the caller must say which.
+    SeveralTeamGames(Vec<i64>),
+    /// The member votes for neither side of the game.
+    NotOnTeam(i64),
+    /// The member holds the roles of both sides, so votes for neither.
+    OnBothTeams(i64),
+    /// The window open now is the other side's (or taflbot is to move).
+    NotYourWindow {
+        game: i64,
+        waiting_for: Person,
+    },
+    /// The window's time is up: its turn is being played.
+    WindowOver(i64),
+    /// A vote names more moves than a turn may have.
+    TurnTooLong(usize),
+    /// A vote's moves go on past the end of the turn (the turn, as far as it went).
+    TurnOver(String),
+    /// A vote's moves leave the turn unfinished (a turn of two moves, one given).
+    TurnUnfinished(String),
+    /// Only the server's managers and the game's captain close a window early.
+    NotCaptain(i64),
+    /// Nobody has voted in the window yet: it cannot close early.
+    NoVotesYet(i64),
     Broken(i64),
     Corrupt(String),
     Database(#[source] sqlx::Error),

@@ -156,6 +156,7 @@ impl Loaded {
             quiet: self.quiet,
             takeback,
             ratings: row.rating_changes(),
+            vote_window: row.vote_window,
         }
     }
 }

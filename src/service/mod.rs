@@ -18,6 +18,7 @@
 //! - `vacation.rs`: vacations and direct-message settings; `letters.rs`: a player's hours (time
 //!   zone, quiet hours, daily digest), the digests due and what quiet hours held; `quiet.rs`:
 //!   the arithmetic of those hours;
+//! - `teams/`: team games, a server's members voting each turn; their windows of votes;
 //! - `tournaments/`: tournaments of two-game matches, their rounds paired as games end;
 //! - `rematch.rs`: a finished game's terms again, the sides swapped;
 //! - `reviews.rs`: the engine's review of a finished game, kept once made;
@@ -52,6 +53,7 @@ mod reviews;
 mod rows;
 pub mod shown;
 mod takeback;
+mod teams;
 pub mod text;
 mod thinking;
 mod tournaments;
@@ -83,6 +85,12 @@ pub use rematch::Rematch;
 pub use reviews::GameReview;
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
 pub use takeback::Takeback;
+pub use teams::{
+    team_person, Member, Membership, NoRoster, Roster, TeamGames, TeamLine, TeamOpponent, TeamRole,
+    TeamTerms, VoteTally, Voted, WindowClosed, DEFAULT_WINDOW_HOURS, EMPTY_WINDOWS_LOSE,
+    LOCAL_SERVER, MAX_TEAM_GAMES, MAX_TEAM_GAMES_STARTED, MAX_TURN_MOVES, MAX_WINDOW_HOURS,
+    MIN_WINDOW_HOURS, RECORD_SHOWN, TALLY_SHOWN,
+};
 pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE, HINT_SHARE};
 pub use tournaments::Status as TournamentStatus;
 pub use tournaments::{
@@ -171,6 +179,8 @@ pub struct GameView {
     pub takeback: Option<Person>,
     /// Once a rated game has ended: the players' ratings before and after.
     pub ratings: Option<BySide<RatingChange>>,
+    /// A team game: the length of each turn's window of votes, in seconds.
+    pub vote_window: Option<i64>,
 }
 
 /// A player's rating in a variant before and after a result.
@@ -336,6 +346,8 @@ pub struct Service {
     vacation_allowance: i64,
     /// How long this process's claims on shared work last, in seconds (see [`LEASE`]).
     lease: i64,
+    /// Where a closing window asks whether its voters are still members.
+    roster: Arc<dyn Roster>,
 }
 
 /// Runs `work` on tokio's blocking pool once `places` has room for it.
@@ -375,7 +387,13 @@ impl Service {
             bot: Arc::default(),
             vacation_allowance: i64::from(DEFAULT_VACATION_DAYS) * DAY,
             lease: LEASE,
+            roster: Arc::new(NoRoster),
         }
+    }
+
+    /// The same service asking `roster` whether a team game's voters are still members.
+    pub fn with_roster(self, roster: Arc<dyn Roster>) -> Service {
+        Service { roster, ..self }
     }
 
     /// The same service with claims on shared work lasting `seconds` (at least one).

@@ -3,7 +3,7 @@
 
 use super::finish::Ending;
 use super::load::Loaded;
-use super::{News, Person, Played, Service, ServiceError, DAY};
+use super::{News, Person, Played, Service, ServiceError};
 use crate::notation::{canonical, read_move};
 use crate::render::Theme;
 use crate::rules::{write_position, Game, Side};
@@ -173,7 +173,7 @@ impl Service {
         let turn_passed = loaded.game.position().turn() != mover;
         let outcome = loaded.game.outcome();
         let deadline = if turn_passed {
-            now + loaded.row.days * DAY
+            now + loaded.row.turn_length()
         } else {
             loaded.row.deadline
         };
@@ -194,7 +194,7 @@ impl Service {
         .bind(now)
         .bind(deadline)
         .bind(turn_passed)
-        .bind(super::deadlines::remind_at(deadline, loaded.row.days()))
+        .bind(loaded.row.remind_at(deadline))
         .bind(turn_passed)
         .bind(id)
         .bind(first_ply)

@@ -139,7 +139,7 @@ impl Service {
                AND (more_time_at IS NULL OR more_time_at <> $7)",
         )
         .bind(deadline)
-        .bind(super::deadlines::remind_at(deadline, loaded.row.days()))
+        .bind(loaded.row.remind_at(deadline))
         .bind(count)
         .bind(self.now())
         .bind(game)

@@ -68,6 +68,17 @@ pub enum News {
         by: Person,
         days: u32,
     },
+    /// A team's window of votes closed: the turn with the most votes (the tally's first) was
+    /// played in its name.
+    Voted {
+        by: Person,
+        tally: super::VoteTally,
+    },
+    /// A team's window closed without a vote, the `empty`th in a row: it is open again.
+    NoVotes {
+        team: Person,
+        empty: u32,
+    },
 }
 
 /// The kind of a notice, as stored.
@@ -89,6 +100,8 @@ pub enum NoticeKind {
     TakebackDeclined,
     Forecast,
     MoreTime,
+    Voted,
+    NoVotes,
     /// A tournament's news after this game ended: its detail is the tournament's id.
     Tournament,
 }
@@ -101,7 +114,7 @@ impl std::fmt::Display for NoticeKind {
 }
 
 impl NoticeKind {
-    pub(super) const ALL: [NoticeKind; 17] = [
+    pub(super) const ALL: [NoticeKind; 19] = [
         NoticeKind::Started,
         NoticeKind::Moved,
         NoticeKind::TurnEnded,
@@ -119,6 +132,8 @@ impl NoticeKind {
         NoticeKind::Tournament,
         NoticeKind::Forecast,
         NoticeKind::MoreTime,
+        NoticeKind::Voted,
+        NoticeKind::NoVotes,
     ];
 
     /// The stored name, also shown by the local mode.
@@ -141,6 +156,8 @@ impl NoticeKind {
             NoticeKind::Tournament => "tournament",
             NoticeKind::Forecast => "forecast",
             NoticeKind::MoreTime => "more_time",
+            NoticeKind::Voted => "voted",
+            NoticeKind::NoVotes => "no_votes",
         }
     }
 }
@@ -177,6 +194,12 @@ impl News {
                 Some(by),
                 Some(days.to_string().into()),
             ),
+            News::Voted { by, tally } => (NoticeKind::Voted, Some(by), Some(tally.stored().into())),
+            News::NoVotes { team, empty } => (
+                NoticeKind::NoVotes,
+                Some(team),
+                Some(empty.to_string().into()),
+            ),
         }
     }
 
@@ -188,7 +211,7 @@ impl News {
     /// A player in their quiet hours is not pinged (what was held is told when they end).
     pub fn addressees<'a>(&'a self, view: &'a GameView) -> Vec<&'a Person> {
         let mut called = self.called(view);
-        called.retain(|p| !view.is_quiet(p));
+        called.retain(|p| !view.is_quiet(p) && !p.is_team());
         called
     }
 
@@ -216,6 +239,7 @@ impl News {
             News::Started
             | News::Moved { .. }
             | News::Forecast { .. }
+            | News::Voted { .. }
             | News::TurnEnded { .. }
             | News::TakebackAccepted { .. } => {
                 view.waiting_for.as_ref().is_some_and(|w| w.key == to.key)
@@ -240,6 +264,7 @@ impl News {
             News::Started
                 | News::Moved { .. }
                 | News::Forecast { .. }
+                | News::Voted { .. }
                 | News::TurnEnded { .. }
                 | News::Update
         )
@@ -328,6 +353,14 @@ impl Notice {
             (NoticeKind::Forecast, Some(by), Some(text)) => News::Forecast { by, text },
             (NoticeKind::MoreTime, Some(by), Some(days)) => match days.parse() {
                 Ok(days) => News::MoreTime { by, days },
+                Err(_) => News::Update,
+            },
+            (NoticeKind::Voted, Some(by), Some(tally)) => match super::VoteTally::read(&tally) {
+                Some(tally) => News::Voted { by, tally },
+                None => News::Update,
+            },
+            (NoticeKind::NoVotes, Some(team), Some(empty)) => match empty.parse() {
+                Ok(empty) => News::NoVotes { team, empty },
                 Err(_) => News::Update,
             },
             _ => News::Update,

@@ -311,7 +311,7 @@ pub const GAME_SELECT: &str =
         g.result, g.reason, g.position, g.move_count, g.draw_offer, g.deadline,
         g.attacker, pa.key AS attacker_key, pa.name AS attacker_name,
         g.defender, pd.key AS defender_key, pd.name AS defender_name, g.bot_level, g.bot_attacks,
-        g.rated, g.pair_limited, g.takeback_by, g.takeback_declined_by, g.takeback_declined_at, g.imported, g.tournament_id, g.more_time_at, g.forecasting, g.remind_at, pa.vacation_since AS attacker_away, pd.vacation_since AS defender_away,
+        g.rated, g.pair_limited, g.takeback_by, g.takeback_declined_by, g.takeback_declined_at, g.imported, g.tournament_id, g.more_time_at, g.forecasting, g.remind_at, g.vote_window, pa.vacation_since AS attacker_away, pd.vacation_since AS defender_away,
         pa.zone AS attacker_zone, pa.quiet_from AS attacker_quiet_from, pa.quiet_to AS attacker_quiet_to,
         pd.zone AS defender_zone, pd.quiet_from AS defender_quiet_from, pd.quiet_to AS defender_quiet_to,
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_before,
@@ -368,6 +368,8 @@ pub struct GameRow {
     pub more_time_at: Option<i64>,
     /// Whether any forecast is kept in the game.
     pub forecasting: Flag,
+    /// In a team game: the length of each turn's window of votes, in seconds.
+    pub vote_window: Option<i64>,
     /// When the player to move is reminded (before their quiet hours, if it falls in them).
     pub remind_at: i64,
     /// When each player's vacation began, while they are on one.
@@ -469,6 +471,17 @@ impl GameRow {
 
     pub fn days(&self) -> u32 {
         self.days as u32
+    }
+
+    /// How long a turn lasts: its days, or a team game's window of votes.
+    pub fn turn_length(&self) -> i64 {
+        self.vote_window.unwrap_or(self.days * super::DAY)
+    }
+
+    /// When the turn that ends at `deadline` is reminded of: a day before (half a day in one-day
+    /// games), or a quarter of a team game's window before it closes.
+    pub fn remind_at(&self, deadline: i64) -> i64 {
+        super::deadlines::remind_at(deadline, self.days(), self.vote_window)
     }
 }
 

@@ -9,8 +9,8 @@ use text::Style;
 
 /// What a kept notice shows.
 pub enum Shown {
-    Game(KeptGameNews),
-    Tournament(TournamentNews),
+    Game(Box<KeptGameNews>),
+    Tournament(Box<TournamentNews>),
 }
 
 /// A game's news with the game as it stands now.
@@ -67,11 +67,11 @@ impl Service {
                     None
                 }
             };
-            return Ok(Shown::Tournament(TournamentNews {
+            return Ok(Shown::Tournament(Box::new(TournamentNews {
                 table,
                 ended: notice.ends_tournament(),
                 crosstable,
-            }));
+            })));
         }
         let view = self.game(notice.game_id).await?;
         let news = notice.news();
@@ -87,6 +87,6 @@ impl Service {
         } else {
             None
         };
-        Ok(Shown::Game(KeptGameNews { news, view, board }))
+        Ok(Shown::Game(Box::new(KeptGameNews { news, view, board })))
     }
 }

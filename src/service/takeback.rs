@@ -7,7 +7,7 @@ use sqlx::AnyConnection;
 
 use super::load::{play_moves, Loaded};
 use super::rows::GameStatus;
-use super::{GameNews, News, Person, Played, Service, ServiceError, DAY};
+use super::{GameNews, News, Person, Played, Service, ServiceError};
 use crate::render::Theme;
 use crate::rules::write_position;
 
@@ -206,7 +206,7 @@ impl Service {
                 .await?;
         let game = play_moves(&loaded.row, &left).map_err(ServiceError::Corrupt)?;
         let position = write_position(game.position());
-        let deadline = now + loaded.row.days * DAY;
+        let deadline = now + loaded.row.turn_length();
         let done = sqlx::query(
             "UPDATE games SET position = $1, move_count = $2, turn_started = $3, deadline = $4,
                 remind_at = $5, reminded = 0, draw_offer = NULL, takeback_by = NULL,
@@ -217,7 +217,7 @@ impl Service {
         .bind(left.len() as i64)
         .bind(now)
         .bind(deadline)
-        .bind(super::deadlines::remind_at(deadline, loaded.row.days()))
+        .bind(loaded.row.remind_at(deadline))
         .bind(now)
         .bind(id)
         .bind(loaded.row.move_count)

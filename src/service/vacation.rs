@@ -242,7 +242,7 @@ impl Service {
                 "UPDATE games SET deadline = $1, remind_at = $2, reminded = 0 WHERE id = $3",
             )
             .bind(deadline)
-            .bind(super::deadlines::remind_at(deadline, days as u32))
+            .bind(super::deadlines::remind_at(deadline, days as u32, None))
             .bind(game)
             .execute(&mut *conn)
             .await?;

@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, AnyPool, Row, ValueRef};
 use super::{begin_write, Engine, StoreError};
 
 /// The tables, in an order in which every row's references are already there.
-pub const TABLES: [&str; 19] = [
+pub const TABLES: [&str; 21] = [
     "players",
     "tournaments",
     "tournament_players",
@@ -27,10 +27,12 @@ pub const TABLES: [&str; 19] = [
     "forecasts",
     "notes",
     "held",
+    "team_sides",
+    "team_votes",
 ];
 
 /// The tables with an identity column `id`, whose next value follows the rows copied.
-const WITH_IDS: [&str; 9] = [
+const WITH_IDS: [&str; 10] = [
     "players",
     "tournaments",
     "games",
@@ -40,6 +42,7 @@ const WITH_IDS: [&str; 9] = [
     "puzzles",
     "forecasts",
     "held",
+    "team_votes",
 ];
 
 /// Why a copy was refused or failed.

@@ -388,3 +388,72 @@ bob moretime days:2
     assert!(text.contains("You keep no note on game #1."), "{text}");
     assert!(text.contains("bob gave alice 2 days more"), "{text}");
 }
+
+/// The local mode plays a vote game against taflbot: one "server", every player a member, the
+/// starter its captain.
+#[test]
+fn a_team_game_against_taflbot_in_the_local_mode() {
+    let dir = std::env::temp_dir().join(format!("taflbot-local-team-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = "\
+alice teamgame start opponent:@taflbot variant:brandubh side:attackers level:1 hours:6
+bob vote move:d2-e2
+carol vote move:d1-c1
+dave vote move:d1-c1
+bob teamgame play
+alice teamgame play
+alice teamgame list
+bob move c1-c2 game:1
+";
+    let out = local(
+        &dir.join("local.db"),
+        &dir.join("pictures"),
+        script.as_bytes(),
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("alice started team game #1 (Brandubh 7x7, taflbot at level 1): The table the attackers against taflbot the defenders. Each turn is a window of 6 hours: vote with /vote."),
+        "{text}"
+    );
+    assert!(text.contains("The table, your vote: /vote until"), "{text}");
+    assert!(
+        text.contains("You voted d2-e2 for turn 1 of game #1. Only you have voted so far"),
+        "{text}"
+    );
+    assert!(
+        text.contains("You and 2 others have voted so far"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "error: only the server's managers and the captain of game #1 close its window early"
+        ),
+        "{text}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let closed = lines
+        .iter()
+        .position(|l| *l == "The window of game #1 is closed.")
+        .expect(&text);
+    assert!(
+        lines[closed + 1].starts_with("[voted] The table voted d1-c1 (2 of 3 votes; d2-e2 1)."),
+        "{text}"
+    );
+    // taflbot answers the team's turn.
+    assert!(
+        lines[closed..]
+            .iter()
+            .any(|l| l.starts_with("taflbot played ")),
+        "{text}"
+    );
+    assert!(
+        text.contains("#1 Brandubh 7x7 — The table v taflbot: The table to move"),
+        "{text}"
+    );
+    // A team's game is not played with /move.
+    assert!(
+        text.contains("error: you are not playing in game #1"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -37,6 +37,7 @@ mod shared;
 mod sql;
 mod support;
 mod takeback;
+mod teams;
 mod tournaments;
 mod vacation;
 mod versus_bot;

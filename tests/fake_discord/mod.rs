@@ -184,6 +184,10 @@ struct State {
     identified: Vec<[u32; 2]>,
     /// The shard of each gateway session, for its resumes.
     sessions: HashMap<String, u32>,
+    /// The roles each member holds (none where not given).
+    roles: HashMap<u64, Vec<u64>>,
+    /// Users who have left the server (Discord answers Unknown Member).
+    left: Vec<u64>,
 }
 
 struct Inner {
@@ -328,6 +332,22 @@ impl Fake {
     /// Makes `channel` a forum: Discord opens a thread there only as a post with a message.
     pub fn forum(&self, channel: u64) {
         self.inner.state.lock().unwrap().forums.push(channel);
+    }
+
+    /// `user` holds `roles` from now on: in the interactions they make and in what Discord says
+    /// of them as a member.
+    pub fn set_roles(&self, user: u64, roles: &[u64]) {
+        self.inner
+            .state
+            .lock()
+            .unwrap()
+            .roles
+            .insert(user, roles.to_vec());
+    }
+
+    /// `user` leaves the server.
+    pub fn leave(&self, user: u64) {
+        self.inner.state.lock().unwrap().left.push(user);
     }
 
     pub fn forbid_threads(&self, channel: u64) {
@@ -478,7 +498,7 @@ impl Fake {
             "channel_id": channel.to_string(),
             "channel": place,
             "guild_id": GUILD.to_string(),
-            "member": member_json(who),
+            "member": self.member_with_roles(who),
             // Given in a server (0) that installed taflbot (a server install, "0", names it).
             "context": 0,
             "authorizing_integration_owners": {"0": GUILD.to_string()},
@@ -489,6 +509,19 @@ impl Fake {
             "app_permissions": "2251799813685247",
         });
         (id, value)
+    }
+
+    /// A member as an interaction describes them, with the roles they hold.
+    fn member_with_roles(&self, who: Member) -> Value {
+        let mut member = member_json(who);
+        let roles = self.inner.state.lock().unwrap().roles.get(&who.id).cloned();
+        let roles: Vec<String> = roles
+            .unwrap_or_default()
+            .iter()
+            .map(u64::to_string)
+            .collect();
+        member["roles"] = json!(roles);
+        member
     }
 
     /// A channel as Discord describes it: a thread (with its parent), a forum, or a text channel.
@@ -527,6 +560,7 @@ impl Fake {
         let (_, mut value) = self.base(kind, who, channel);
         let mut users = serde_json::Map::new();
         let mut members = serde_json::Map::new();
+        let mut roles = serde_json::Map::new();
         let options: Vec<Value> = options
             .iter()
             .map(|(option, v)| {
@@ -540,6 +574,10 @@ impl Fake {
                         member.as_object_mut().unwrap().remove("user");
                         members.insert(m.id.to_string(), member);
                         json!({"name": option, "type": 6, "value": m.id.to_string()})
+                    }
+                    Opt::Role(id, name) => {
+                        roles.insert(id.to_string(), role_json(*id, name));
+                        json!({"name": option, "type": 8, "value": id.to_string()})
                     }
                 };
                 if focused == Some(option) {
@@ -569,7 +607,7 @@ impl Fake {
             "name": name,
             "type": 1,
             "options": options,
-            "resolved": {"users": users, "members": members},
+            "resolved": {"users": users, "members": members, "roles": roles},
         });
         value
     }
@@ -590,6 +628,18 @@ pub enum Opt {
     Int(i64),
     Bool(bool),
     User(Member),
+    /// A role: its id and name.
+    Role(u64, &'static str),
+}
+
+/// A role of the fake's server, as Discord describes it.
+pub fn role_json(id: u64, name: &str) -> Value {
+    json!({
+        "id": id.to_string(), "name": name, "color": 0, "hoist": false, "icon": null,
+        "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+        "unicode_emoji": null, "position": 1, "permissions": "0", "managed": false,
+        "mentionable": true, "flags": 0,
+    })
 }
 
 /// The same interaction, from a member without Manage Server (the fixtures' members have every
@@ -1233,6 +1283,52 @@ fn route(inner: &Inner, method: &str, path: &str, call: &Call) -> (u16, Vec<u8>)
                 });
             }
             ok(body)
+        }
+        ("GET", ["", "guilds", guild]) => {
+            ok(json!({"id": guild, "name": format!("Server {guild}")}))
+        }
+        ("GET", ["", "guilds", _, "members", user]) => {
+            let user: u64 = user.parse().unwrap_or(0);
+            let state = inner.state.lock().unwrap();
+            if state.left.contains(&user) {
+                return (404, error_body(404, 10007, "Unknown Member"));
+            }
+            let roles: Vec<String> = state
+                .roles
+                .get(&user)
+                .map(|r| r.iter().map(u64::to_string).collect())
+                .unwrap_or_default();
+            let mut member = member_json(Member {
+                id: user,
+                name: "member",
+            });
+            member["roles"] = json!(roles);
+            ok(member)
+        }
+        ("PATCH", ["", "channels", channel, "messages", message]) => {
+            let (channel, message): (u64, u64) =
+                (channel.parse().unwrap_or(0), message.parse().unwrap_or(0));
+            let mut state = inner.state.lock().unwrap();
+            let Some(post) = state
+                .posts
+                .iter_mut()
+                .find(|p| p.id == message && p.channel == channel)
+            else {
+                return (404, error_body(404, 10008, "Unknown Message"));
+            };
+            if let Some(content) = call.json["content"].as_str() {
+                post.content = content.to_string();
+            }
+            ok(message_json(message, channel, &post.content, None))
+        }
+        ("DELETE", ["", "channels", channel, "messages", message]) => {
+            let (channel, message): (u64, u64) =
+                (channel.parse().unwrap_or(0), message.parse().unwrap_or(0));
+            let mut state = inner.state.lock().unwrap();
+            state
+                .posts
+                .retain(|p| !(p.id == message && p.channel == channel));
+            (204, Vec::new())
         }
         ("GET", ["", "channels", channel]) => {
             let id: u64 = channel.parse().unwrap_or(0);

@@ -81,7 +81,25 @@ pub async fn legal_moves(ctx: AppContext<'_>, partial: &str) -> CreateAutocomple
     let who = super::person(&ctx.interaction.user);
     let game = option_int(ctx, "game");
     let channel = ctx.interaction.channel_id.to_string();
-    let choices = match service.legal_moves(&who, game, Some(&channel)).await {
+    let listed = if ctx.command().qualified_name == "vote" {
+        // A team game's moves, for a member of the side whose window is open.
+        let member = crate::service::Member {
+            person: who,
+            roles: ctx
+                .interaction
+                .member
+                .as_ref()
+                .map(|m| m.roles.iter().map(|r| r.to_string()).collect())
+                .unwrap_or_default(),
+            manages: false,
+        };
+        service
+            .team_legal_moves(&member, game, Some(&channel))
+            .await
+    } else {
+        service.legal_moves(&who, game, Some(&channel)).await
+    };
+    let choices = match listed {
         Ok((_, moves)) => matching_moves(&moves, partial)
             .into_iter()
             .map(|m| AutocompleteChoice::new(m.clone(), m))

@@ -178,6 +178,9 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
     fn user(b: CreateCommandOption) -> CreateCommandOption {
         b.kind(CommandOptionType::User)
     }
+    fn role(b: CreateCommandOption) -> CreateCommandOption {
+        b.kind(CommandOptionType::Role)
+    }
     let names: Vec<&'static str> = match o.kind {
         Kind::Side => SIDES.iter().map(|s| s.as_str()).collect(),
         Kind::Switch => SWITCH.to_vec(),
@@ -212,6 +215,7 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
             Kind::Page => page,
             Kind::Flag => flag,
             Kind::User => user,
+            Kind::Role => role,
         }),
         autocomplete_callback: match o.kind {
             Kind::Variant => Some(|ctx, partial| Box::pin(complete::variants(ctx, partial))),
@@ -234,6 +238,23 @@ pub fn person(user: &User) -> Person {
         .clone()
         .unwrap_or_else(|| user.name.clone());
     Person::new(user.id.to_string(), name)
+}
+
+/// A server's name, asked of Discord, for its team in team games ("This server" where Discord
+/// does not say). Only the name is read of the answer.
+async fn server_name(http: &serenity::Http, guild: Option<serenity::GuildId>) -> String {
+    use serenity::http::{LightMethod, Request, Route};
+    let asked = match guild {
+        Some(guild_id) => {
+            let request = Request::new(Route::Guild { guild_id }, LightMethod::Get);
+            http.fire::<serde_json::Value>(request).await.ok()
+        }
+        None => None,
+    };
+    asked
+        .and_then(|g| g["name"].as_str().map(str::to_string))
+        .filter(|name| !name.trim().is_empty())
+        .unwrap_or_else(|| "This server".to_string())
 }
 
 /// The service as seen from where an interaction comes from: its server's games only.
@@ -302,6 +323,8 @@ impl<'a> Call<'a> {
                 bots: Vec::new(),
                 upload_limit: upload_limit(upload_limit_given),
                 manages: false,
+                roles: Vec::new(),
+                server: String::new(),
             },
             responder: Responder::new(http, id, token, &bot.answers),
             pressed: false,
@@ -421,6 +444,14 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
         .as_ref()
         .and_then(|m| m.permissions)
         .is_some_and(|p| p.manage_guild());
+    c.caller.roles = interaction
+        .member
+        .as_ref()
+        .map(|m| m.roles.iter().map(|r| r.to_string()).collect())
+        .unwrap_or_default();
+    if ctx.command().qualified_name == "teamgame start" {
+        c.caller.server = server_name(ctx.http(), interaction.guild_id).await;
+    }
     // Who is too new here for rated play: the caller and the people the options name.
     let now = c.service.now();
     let caller_joined = interaction.member.as_ref().and_then(|m| m.joined_at);
@@ -488,6 +519,10 @@ fn options(
             ) => Value::Int(*n),
             (R::Boolean(b), Some(Kind::Flag)) => Value::Flag(*b),
             (R::User(u, _), Some(Kind::User)) => Value::User(person(u)),
+            (R::Role(r), Some(Kind::Role)) => Value::Role(crate::service::TeamRole {
+                id: r.id.to_string(),
+                name: r.name.clone(),
+            }),
             (R::String(s), _) => {
                 let shown: String = s.chars().take(50).collect();
                 return Err(text::unreadable(

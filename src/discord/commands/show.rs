@@ -42,7 +42,29 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             view,
             png,
             against_bot,
-        } => started(c, view, png, against_bot).await,
+        } => {
+            let begun = if against_bot {
+                Begun::Bot
+            } else {
+                Begun::People
+            };
+            started(c, view, png, begun).await
+        }
+        Answer::TeamStarted { view, png } => started(c, view, png, Begun::Team).await,
+        Answer::Voted(voted) => {
+            c.answer(Reply::private(text::voted(&voted, STYLE))).await;
+            c.bot.show_votes(c.http, &voted).await;
+        }
+        Answer::WindowClosed(notice) => {
+            let said = format!("The window of game #{} is closed.", notice.game_id);
+            c.answer(Reply::private(said)).await;
+            // The turn played (or the window opened again) is told in the game's thread.
+            c.bot.deliver_due(c.http).await;
+        }
+        Answer::TeamGames { games, record } => {
+            c.answer(Reply::private(text::team_games(&games, record, STYLE)))
+                .await
+        }
         Answer::Challenged(ch) => {
             let reply = Reply::text(text::challenge_made(&ch, STYLE))
                 .mention(user_ids([&ch.challenged]))
@@ -211,13 +233,13 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
 /// A game has begun: the answer at once, then the game's thread (which can take Discord a
 /// while), named in the answer, then the opening board there. Against taflbot, the bot is woken
 /// only then, so that its first move never comes before the game is shown.
-async fn started(c: &Call<'_>, mut view: GameView, png: Option<Vec<u8>>, against_bot: bool) {
+async fn started(c: &Call<'_>, mut view: GameView, png: Option<Vec<u8>>, begun: Begun) {
     let who = &c.caller.who;
     let said = |view: &GameView| {
-        Reply::text(if against_bot {
-            text::bot_game_started(who, view, STYLE)
-        } else {
-            text::accepted(who, view, STYLE)
+        Reply::text(match begun {
+            Begun::Bot => text::bot_game_started(who, view, STYLE),
+            Begun::People => text::accepted(who, view, STYLE),
+            Begun::Team => text::team_started(who, view, STYLE),
         })
     };
     c.settle(said(&view)).await;
@@ -234,9 +256,19 @@ async fn started(c: &Call<'_>, mut view: GameView, png: Option<Vec<u8>>, against
             .post_or_keep(c.http, &view, &News::Started, &reply, &nonce)
             .await;
     }
-    if against_bot {
-        c.service.wake_bot(&view);
-    }
+    // taflbot's first move, where it moves first (`wake_bot` looks).
+    c.service.wake_bot(&view);
+}
+
+/// How a game began.
+#[derive(Clone, Copy)]
+enum Begun {
+    /// A challenge accepted.
+    People,
+    /// Against taflbot.
+    Bot,
+    /// A team game.
+    Team,
 }
 
 /// A game's news as a message: the sentence, the board when there is one, the pings and the

@@ -7,6 +7,7 @@
 //! - `news.rs`: what happened in a game, as posted and as a direct message;
 //! - `answers.rs`: the answers to commands (challenges, lists, profile, vacation, rules, hint...);
 //! - `puzzles.rs`: puzzles opened and tried, and the daily puzzle;
+//! - `teams.rs`: team games begun, votes kept, a server's team games and record;
 //! - `tournaments.rs`: tournaments made, started, listed and stood, and their news;
 //! - `refusal.rs`: why a use case refused, and `Display` for [`ServiceError`](super::ServiceError).
 //!
@@ -18,6 +19,7 @@ mod news;
 mod puzzles;
 mod refusal;
 mod reviews;
+mod teams;
 mod tournaments;
 
 pub use answers::*;
@@ -25,6 +27,7 @@ pub use news::*;
 pub use puzzles::*;
 pub use refusal::*;
 pub use reviews::*;
+pub use teams::*;
 pub use tournaments::*;
 
 use super::Person;

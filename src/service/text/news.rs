@@ -159,6 +159,15 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
         News::Forecast { by, text } => {
             format!("{} played {text}, as forecast. {status}", s.name(by))
         }
+        News::Voted { by, tally } => voted(by, tally, &status, s),
+        News::NoVotes { team, empty } => format!(
+            "Nobody voted for {} in game #{}'s window ({} of {} in a row loses on time): it is open again until {}.",
+            s.name(team),
+            view.id,
+            empty,
+            crate::service::EMPTY_WINDOWS_LOSE,
+            s.time_and_distance(view.deadline)
+        ),
         News::MoreTime { by, days } => format!(
             "{} gave {} {} more on this move in game #{}: {}.",
             s.name(by),
@@ -168,6 +177,30 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
             deadline(view.deadline, s)
         ),
     }
+}
+
+/// A window's turn played, with its tally: the winner's votes, then up to four more turns'.
+fn voted(by: &Person, tally: &crate::service::VoteTally, status: &str, s: &dyn Style) -> String {
+    let mut counts = tally.counts.iter();
+    let Some((turn, n)) = counts.next() else {
+        return status.to_string();
+    };
+    let mut rest: Vec<String> = counts.map(|(t, n)| format!("{} {n}", s.code(t))).collect();
+    if tally.others() > 0 {
+        rest.push(format!("others {}", tally.others()));
+    }
+    let rest = if rest.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", rest.join(", "))
+    };
+    format!(
+        "{} voted {} ({n} of {} {}{rest}). {status}",
+        s.name(by),
+        s.strong(&s.code(turn)),
+        tally.voters,
+        if tally.voters == 1 { "vote" } else { "votes" }
+    )
 }
 
 /// The sentence of a notice, from its data and its game as it is now.
@@ -197,6 +230,12 @@ pub fn post(n: &News, view: &GameView, s: &dyn Style) -> String {
 pub fn call_to_move(view: &GameView, s: &dyn Style) -> String {
     match &view.waiting_for {
         Some(next) if view.bot_to_move() => format!("{} is thinking.", s.name(next)),
+        Some(team) if team.is_team() => format!(
+            "{}, your vote: {} until {}.",
+            s.name(team),
+            s.code("/vote"),
+            s.time_and_distance(view.deadline)
+        ),
         Some(next) => format!("{}, your move.", s.mention(next)),
         None if !s.pings() => String::new(),
         None => view

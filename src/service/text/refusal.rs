@@ -239,6 +239,60 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             }),
         ) => format!("game #{id} is over: {}", outcome(variant, players, *o, s)),
         Move(e) => e.to_string(),
+        BadWindow(hours) => format!(
+            "a window of votes lasts {}–{} hours, not {hours}",
+            crate::service::MIN_WINDOW_HOURS,
+            crate::service::MAX_WINDOW_HOURS
+        ),
+        TeamOpponent => format!(
+            "a team game is played against taflbot ({}) or between two roles ({})",
+            s.code("opponent:@taflbot"),
+            s.code("attackers:@role defenders:@role")
+        ),
+        SameRoles => "the attackers' role and the defenders' role must be two different roles"
+            .to_string(),
+        TooManyTeamGames(n) => format!(
+            "this server has {n} team games going, as many as it may: finish one first"
+        ),
+        TeamGameOfYours => {
+            "you started a team game that is still going: one at a time".to_string()
+        }
+        NotTeamGame(id) => format!(
+            "game #{id} is not a team game of this server (in your own games, play with {})",
+            s.code("/move")
+        ),
+        NoTeamGame => format!(
+            "no team game is going on in this server: start one with {}",
+            s.code("/teamgame start")
+        ),
+        SeveralTeamGames(ids) => format!(
+            "several team games are going here ({}): say which with game:",
+            ids.iter().map(|id| format!("#{id}")).collect::<Vec<_>>().join(", ")
+        ),
+        NotOnTeam(id) => format!("you do not vote for either side of game #{id}"),
+        OnBothTeams(id) => format!(
+            "you hold the roles of both sides of game #{id}, so you vote for neither"
+        ),
+        NotYourWindow { game, waiting_for } => format!(
+            "the window open in game #{game} is not your side's: {} is to move",
+            s.name(waiting_for)
+        ),
+        WindowOver(id) => format!(
+            "the window of game #{id} has closed: its turn is being played, vote in the next one"
+        ),
+        TurnTooLong(max) => format!("a vote names one turn: at most {max} moves"),
+        TurnOver(turn) => format!(
+            "the turn is over after {}: vote for the moves of one turn",
+            s.code(turn)
+        ),
+        TurnUnfinished(turn) => format!(
+            "the turn is not over after {}: name all of its moves",
+            s.code(turn)
+        ),
+        NotCaptain(id) => format!(
+            "only the server's managers and the captain of game #{id} close its window early"
+        ),
+        NoVotesYet(id) => format!("nobody has voted in game #{id}'s window yet"),
         PositionChanged(id) => format!(
             "the position of game #{id} changed while you moved: look again and retry"
         ),

@@ -13,6 +13,7 @@ mod limits;
 mod process;
 mod registration;
 mod shards;
+mod teams;
 mod threads;
 mod tournaments;
 mod two_processes;

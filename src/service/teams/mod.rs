@@ -1,0 +1,351 @@
+//! Team games: a game whose sides are teams, each turn a window of votes. A team is every member
+//! of a server, or the members of one of its roles; it plays against taflbot or another team of
+//! the same server. The game itself is a game as every other: its players are the teams (players
+//! whose key begins `team:`), its deadline the end of the window open now, its thread, pictures,
+//! record and review those of any game. Nothing of it touches a person's rating.
+//!
+//! - this file: the teams, who votes for which side, and a team game's start;
+//! - `votes.rs`: a vote cast or changed, and a window closed (its turn played, or repeated);
+//! - `record.rs`: a server's team games, going and ended, and its record;
+//! - `tally.rs`: the count of a window's votes, pure.
+
+mod record;
+mod tally;
+mod votes;
+
+pub use record::{TeamGames, TeamLine, RECORD_SHOWN};
+pub use tally::{VoteTally, TALLY_SHOWN};
+pub use votes::{Voted, WindowClosed};
+
+use std::future::Future;
+use std::pin::Pin;
+
+use sqlx::AnyConnection;
+
+use super::begin::NewGame;
+use super::challenges::coin;
+use super::rows::{Flag, SideChoice};
+use super::{GameView, Person, Scope, Service, ServiceError};
+use crate::engine::{self, LEVELS};
+use crate::rules::{Side, Variant};
+
+/// A window's hours: at least, at most, and when none are given.
+pub const MIN_WINDOW_HOURS: u32 = 1;
+pub const MAX_WINDOW_HOURS: u32 = 72;
+pub const DEFAULT_WINDOW_HOURS: u32 = 24;
+/// Windows in a row that close without a vote lose the game on time.
+pub const EMPTY_WINDOWS_LOSE: i64 = 3;
+/// Team games one server may have going at once, and of those, one person may have started.
+pub const MAX_TEAM_GAMES: i64 = 3;
+pub const MAX_TEAM_GAMES_STARTED: i64 = 1;
+/// The most moves one vote may name: a berserk chain, or a turn of two moves.
+pub const MAX_TURN_MOVES: usize = 8;
+/// The server of the local mode, where every player is a member.
+pub const LOCAL_SERVER: &str = "local";
+
+/// A member of a server as the front end knows them when they vote, start or close a window: who
+/// they are, the roles they hold there, and whether they manage the server.
+#[derive(Clone, Debug)]
+pub struct Member {
+    pub person: Person,
+    pub roles: Vec<String>,
+    pub manages: bool,
+}
+
+/// A role of a server, as the front end names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamRole {
+    pub id: String,
+    pub name: String,
+}
+
+/// Whom a server's team plays.
+#[derive(Clone, Debug)]
+pub enum TeamOpponent {
+    /// taflbot (`bot`, as the front end names it) at `level`; every member of the server votes.
+    Taflbot { bot: Person, level: Option<u8> },
+    /// Two roles of the server, one a side; a member of both votes for neither.
+    Roles {
+        attackers: TeamRole,
+        defenders: TeamRole,
+    },
+}
+
+/// What a team game is played on.
+#[derive(Clone, Copy, Debug)]
+pub struct TeamTerms {
+    pub variant: &'static Variant,
+    /// The side of the server's team against taflbot (two roles have their sides given).
+    pub side: SideChoice,
+    /// Hours of each turn's window of votes.
+    pub hours: Option<u32>,
+    /// Whether a window about to close pings the role that votes in it.
+    pub ping: bool,
+}
+
+/// What the front end knows of a member now, asked when a window closes: a member who left the
+/// server, or no longer holds the role they voted for, loses their vote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Membership {
+    /// A member, with the roles they hold.
+    Roles(Vec<String>),
+    /// No longer a member.
+    Gone,
+    /// Not known (no front end to ask, or it could not answer): the vote stands as cast.
+    Unknown,
+}
+
+/// Where the service asks what [`Membership`] a voter has: Discord's member list in the bot; the
+/// local mode and most tests have none.
+pub trait Roster: Send + Sync {
+    fn membership<'a>(
+        &'a self,
+        guild: &'a str,
+        member: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Membership> + Send + 'a>>;
+}
+
+/// No roster: every vote stands as cast.
+pub struct NoRoster;
+
+impl Roster for NoRoster {
+    fn membership<'a>(
+        &'a self,
+        _: &'a str,
+        _: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Membership> + Send + 'a>> {
+        Box::pin(async { Membership::Unknown })
+    }
+}
+
+/// Who votes for one side of a team game.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub(super) struct TeamSide {
+    side: String,
+    pub guild: String,
+    /// The role whose members vote; every member of the server where none.
+    pub role: Option<String>,
+    pub captain: Option<i64>,
+    pub ping: Flag,
+    /// Windows in a row closed without a vote.
+    pub empty: i64,
+}
+
+impl TeamSide {
+    pub fn side(&self) -> Side {
+        if self.side == "attackers" {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        }
+    }
+}
+
+/// As stored.
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Attackers => "attackers",
+        Side::Defenders => "defenders",
+    }
+}
+
+/// The player that stands for a team: every member of `guild`, or those of `role`.
+pub fn team_person(guild: &str, role: Option<&TeamRole>, server: &str) -> Person {
+    match role {
+        Some(r) => Person::new(format!("team:{guild}:{}", r.id), &r.name),
+        None => Person::new(format!("team:{guild}"), server),
+    }
+}
+
+impl Person {
+    /// Whether this player is a team, not a person: never pinged, never sent a message.
+    pub fn is_team(&self) -> bool {
+        self.key.starts_with("team:")
+    }
+}
+
+/// The side a member of `guild` holding `roles` votes for among `sides`: refused where they are
+/// on no side, or on both (the holder of both roles).
+pub(super) fn side_of_member(
+    game: i64,
+    sides: &[TeamSide],
+    guild: &str,
+    roles: &[String],
+) -> Result<Side, ServiceError> {
+    let on: Vec<Side> = sides
+        .iter()
+        .filter(|s| s.guild == guild && s.role.as_ref().is_none_or(|r| roles.contains(r)))
+        .map(TeamSide::side)
+        .collect();
+    match on.as_slice() {
+        [side] => Ok(*side),
+        [] => Err(ServiceError::NotOnTeam(game)),
+        _ => Err(ServiceError::OnBothTeams(game)),
+    }
+}
+
+impl Scope {
+    /// The server a team game is played for: this one, or the local mode's.
+    pub(super) fn team_guild(&self) -> Result<&str, ServiceError> {
+        match self {
+            Scope::Server(g) => Ok(g),
+            Scope::Everywhere => Ok(LOCAL_SERVER),
+            Scope::Direct => Err(ServiceError::NotInServer),
+        }
+    }
+}
+
+impl Service {
+    /// Starts a team game of this server (`server`: its name, for the team that is all of it),
+    /// against taflbot or between two of its roles, with its thread's channel `home`. The
+    /// starter is the game's captain: they may close a window early, as managers may.
+    pub async fn start_team_game(
+        &self,
+        by: &Member,
+        server: &str,
+        opponent: &TeamOpponent,
+        terms: &TeamTerms,
+        home: Option<&str>,
+    ) -> Result<GameView, ServiceError> {
+        let hours = terms.hours.unwrap_or(DEFAULT_WINDOW_HOURS);
+        if !(MIN_WINDOW_HOURS..=MAX_WINDOW_HOURS).contains(&hours) {
+            return Err(ServiceError::BadWindow(hours));
+        }
+        let guild = self.scope.team_guild()?.to_string();
+        // (the side's team and its role, or taflbot) for the attackers, then the defenders
+        let (attackers, defenders, bot) = match opponent {
+            TeamOpponent::Taflbot { bot, level } => {
+                let level = level.unwrap_or(engine::DEFAULT_LEVEL);
+                if !LEVELS.contains(&level) {
+                    return Err(ServiceError::BadLevel(level));
+                }
+                let team = Some((team_person(&guild, None, server), None));
+                let attacks = match terms.side {
+                    SideChoice::Attackers => true,
+                    SideChoice::Defenders => false,
+                    SideChoice::Random => coin()?,
+                };
+                let bot_side = Some((bot.clone(), None));
+                if attacks {
+                    (team, bot_side, Some((level, false)))
+                } else {
+                    (bot_side, team, Some((level, true)))
+                }
+            }
+            TeamOpponent::Roles {
+                attackers,
+                defenders,
+            } => {
+                if attackers.id == defenders.id {
+                    return Err(ServiceError::SameRoles);
+                }
+                (
+                    Some((
+                        team_person(&guild, Some(attackers), server),
+                        Some(attackers),
+                    )),
+                    Some((
+                        team_person(&guild, Some(defenders), server),
+                        Some(defenders),
+                    )),
+                    None,
+                )
+            }
+        };
+        let (Some(attackers), Some(defenders)) = (attackers, defenders) else {
+            return Err(ServiceError::Internal("a team game without sides".into()));
+        };
+        let mut tx = self.write().await?;
+        let captain = self.player_id(&mut tx, &by.person).await?;
+        self.check_team_room(&mut tx, &guild, captain).await?;
+        let ids = [
+            self.player_id(&mut tx, &attackers.0).await?,
+            self.player_id(&mut tx, &defenders.0).await?,
+        ];
+        let mut game = NewGame::new(terms.variant, ids[0], ids[1], 1);
+        game.vote_window = Some(i64::from(hours) * 3600);
+        game.guild = match &self.scope {
+            Scope::Server(g) => Some(g),
+            _ => None,
+        };
+        game.channel = home;
+        game.bot = bot;
+        let id = self.begin_game(&mut tx, &game).await?;
+        for (side, (person, role)) in [(Side::Attackers, &attackers), (Side::Defenders, &defenders)]
+        {
+            if !person.is_team() {
+                continue;
+            }
+            sqlx::query(
+                "INSERT INTO team_sides (game_id, side, guild, role, captain, ping)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(id)
+            .bind(side_name(side))
+            .bind(&guild)
+            .bind(role.map(|r| r.id.as_str()))
+            .bind(captain)
+            .bind(Flag(terms.ping && role.is_some()))
+            .execute(&mut *tx)
+            .await?;
+        }
+        let view = self.load(&mut tx, id).await?.view();
+        tx.commit().await?;
+        Ok(view)
+    }
+
+    /// Refuses a new team game where the server has as many going as it may, or the starter
+    /// has started one that goes on.
+    async fn check_team_room(
+        &self,
+        conn: &mut AnyConnection,
+        guild: &str,
+        starter: i64,
+    ) -> Result<(), ServiceError> {
+        let (going, theirs): (i64, i64) = sqlx::query_as(
+            "SELECT COUNT(DISTINCT g.id),
+                    COUNT(DISTINCT CASE WHEN t.captain = $2 THEN g.id END)
+             FROM games g JOIN team_sides t ON t.game_id = g.id
+             WHERE g.status = 'active' AND t.guild = $1",
+        )
+        .bind(guild)
+        .bind(starter)
+        .fetch_one(&mut *conn)
+        .await?;
+        if going >= MAX_TEAM_GAMES {
+            return Err(ServiceError::TooManyTeamGames(MAX_TEAM_GAMES));
+        }
+        if theirs >= MAX_TEAM_GAMES_STARTED {
+            return Err(ServiceError::TeamGameOfYours);
+        }
+        Ok(())
+    }
+
+    /// The role to ping when the window open now in team game `game` is about to close: the
+    /// role of the side to move, where its team chose to be pinged.
+    pub async fn role_to_remind(&self, game: i64) -> Result<Option<String>, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let loaded = self.load(&mut conn, game).await?;
+        let side = loaded.game.position().turn();
+        let sides = self.team_sides(&mut conn, game).await?;
+        Ok(sides
+            .into_iter()
+            .find(|s| s.side() == side && s.ping.0)
+            .and_then(|s| s.role))
+    }
+
+    /// The sides of a team game that teams play (one against taflbot, two between roles).
+    pub(super) async fn team_sides(
+        &self,
+        conn: &mut AnyConnection,
+        game: i64,
+    ) -> Result<Vec<TeamSide>, ServiceError> {
+        Ok(sqlx::query_as(
+            "SELECT side, guild, role, captain, ping, empty FROM team_sides WHERE game_id = $1
+             ORDER BY side",
+        )
+        .bind(game)
+        .fetch_all(&mut *conn)
+        .await?)
+    }
+}

@@ -1,0 +1,119 @@
+//! Team games: begun, a vote kept, and a server's games and record.
+
+use super::Style;
+use crate::rules::Side;
+use crate::service::{GameView, Person, TeamGames, TeamLine, Voted};
+
+/// A team game begun, as its starter is answered.
+pub fn team_started(who: &Person, view: &GameView, s: &dyn Style) -> String {
+    let place = view
+        .place()
+        .and_then(|p| s.place(p))
+        .map(|p| format!(" It is played in {p}."))
+        .unwrap_or_default();
+    let hours = view.vote_window.unwrap_or(0) / 3600;
+    let sides = |side: Side| {
+        format!(
+            "{} the {}",
+            s.name(&view.players[side]),
+            view.variant.side_name(side)
+        )
+    };
+    let level = view
+        .bot
+        .map(|(_, level)| format!(", taflbot at level {level}"))
+        .unwrap_or_default();
+    format!(
+        "{} started team game #{} ({}{level}): {} against {}. Each turn is a window of {hours} {}: vote with {}.{place}",
+        s.name(who),
+        view.id,
+        view.variant.name,
+        sides(Side::Attackers),
+        sides(Side::Defenders),
+        if hours == 1 { "hour" } else { "hours" },
+        s.code("/vote"),
+    )
+}
+
+/// A vote kept, as the voter is told (privately).
+pub fn voted(v: &Voted, s: &dyn Style) -> String {
+    let others = v.votes - 1;
+    format!(
+        "{} {} for turn {} of game #{}. {} voted so far; the window closes {}.",
+        if v.changed {
+            "Your vote is now"
+        } else {
+            "You voted"
+        },
+        s.code(&v.turn),
+        v.turn_number,
+        v.game,
+        match others {
+            0 => "Only you have".to_string(),
+            1 => "You and 1 other have".to_string(),
+            n => format!("You and {n} others have"),
+        },
+        s.time_and_distance(v.closes_at)
+    )
+}
+
+/// How many have voted in a window, for the game's thread: the count, never the turns.
+pub fn votes_so_far(game: i64, votes: i64, closes_at: i64, s: &dyn Style) -> String {
+    format!(
+        "Game #{game}: {} so far; the window closes {}.",
+        match votes {
+            1 => "1 vote".to_string(),
+            n => format!("{n} votes"),
+        },
+        s.time_and_distance(closes_at)
+    )
+}
+
+/// One team game in a list.
+fn line(l: &TeamLine, s: &dyn Style) -> String {
+    let vs = format!(
+        "{} v {}",
+        s.name(&l.players[Side::Attackers]),
+        s.name(&l.players[Side::Defenders])
+    );
+    let state = match l.to_move {
+        Some(side) => format!(
+            "{} to move, window closes {}",
+            s.name(&l.players[side]),
+            s.time_and_distance(l.deadline)
+        ),
+        None => match l.result.winner() {
+            Some(side) => format!("won by {}", s.name(&l.players[side])),
+            None => "drawn".to_string(),
+        },
+    };
+    format!("#{} {} — {vs}: {state}", l.id, l.variant.name)
+}
+
+/// The server's team games going on, or its record.
+pub fn team_games(g: &TeamGames, record: bool, s: &dyn Style) -> String {
+    let mut out = Vec::new();
+    if record {
+        out.push(format!(
+            "{} in team games: {} won, {} drawn, {} lost{}.",
+            s.strong("This server"),
+            g.won,
+            g.drawn,
+            g.lost,
+            match g.between_roles {
+                0 => String::new(),
+                n => format!(" ({n} more between its own roles)"),
+            }
+        ));
+        out.extend(g.finished.iter().map(|l| line(l, s)));
+    } else if g.going.is_empty() {
+        out.push(format!(
+            "No team game is going on here. Start one with {}.",
+            s.code("/teamgame start")
+        ));
+    } else {
+        out.push(format!("{}:", s.strong("Team games going on here")));
+        out.extend(g.going.iter().map(|l| line(l, s)));
+    }
+    out.join("\n")
+}

@@ -1,0 +1,234 @@
+//! Team games on Discord, end to end: a server against taflbot, its members voting by `/vote`
+//! (privately), the thread showing how many voted in one post edited as votes come, the window
+//! closed by the captain, taflbot's answer after the tally; and two roles, where a member of
+//! neither is refused and one who left the server is not counted.
+
+use crate::fake_discord::{not_a_manager, s, Member, Opt};
+use crate::support::{Harness, ALICE, BOB, CAROL, CHANNEL};
+
+const TAFLBOT: Member = Member {
+    id: crate::fake_discord::APP,
+    name: "taflbot",
+};
+
+const DAVE: Member = Member {
+    id: 400_000_000_000_000_004,
+    name: "dave",
+};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_votes_against_taflbot_in_its_thread() {
+    let h = Harness::start("team-versus-bot").await;
+    let started = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "teamgame start",
+            &[
+                ("variant", s("brandubh")),
+                ("opponent", Opt::User(TAFLBOT)),
+                ("side", Opt::Int(0)),
+                ("level", Opt::Int(1)),
+                ("hours", Opt::Int(2)),
+            ],
+        )
+        .await;
+    let said = started.content();
+    assert!(
+        said.contains("started team game #1 (Brandubh 7x7, taflbot at level 1)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("Server 8"),
+        "the team has the server's name: {said}"
+    );
+    let opening = h
+        .fake
+        .wait_post("the opening board", |p| p.content.starts_with("Game #1:"))
+        .await;
+    let thread = opening.channel;
+    assert_ne!(thread, CHANNEL);
+    assert!(opening.pings.is_empty(), "a team is never pinged");
+
+    // bob votes privately; the thread shows the count, never the move.
+    let bob = h.slash(BOB, thread, "vote", &[("move", s("d2-e2"))]).await;
+    assert!(bob.private());
+    assert!(
+        bob.content()
+            .contains("You voted `d2-e2` for turn 1 of game #1"),
+        "{}",
+        bob.content()
+    );
+    let count = h
+        .fake
+        .wait_post("the count", |p| p.content.contains("1 vote so far"))
+        .await;
+    assert_eq!(count.channel, thread);
+    assert!(!count.content.contains("d2-e2"));
+    h.slash(CAROL, thread, "vote", &[("move", s("d1-c1"))])
+        .await;
+    h.slash(DAVE, thread, "vote", &[("move", s("d1-c1"))]).await;
+    // The same post, edited: one post for the window (a second made by a race is taken back).
+    crate::support::until("one count of 3 votes", || async {
+        let counts: Vec<_> = h
+            .fake
+            .posts_in(thread)
+            .into_iter()
+            .filter(|p| p.content.contains("so far"))
+            .collect();
+        counts.len() == 1 && counts[0].content.contains("3 votes so far")
+    })
+    .await;
+    // An illegal vote is refused privately.
+    let bad = h.slash(BOB, thread, "vote", &[("move", s("d1-d7"))]).await;
+    assert!(bad.private());
+
+    // bob is neither the captain nor a manager; alice (who started it) closes the window.
+    let refused = h
+        .fake
+        .ask(not_a_manager(h.fake.slash(
+            BOB,
+            thread,
+            "teamgame play",
+            &[],
+        )))
+        .await;
+    assert!(refused.private());
+    assert!(
+        refused
+            .content()
+            .contains("the server's managers and the captain"),
+        "{}",
+        refused.content()
+    );
+    let closed = h.slash(ALICE, thread, "teamgame play", &[]).await;
+    assert!(closed.private(), "{}", closed.content());
+    let voted = h
+        .fake
+        .wait_post("the tally", |p| p.content.contains("voted **`d1-c1`**"))
+        .await;
+    assert_eq!(voted.channel, thread);
+    assert!(
+        voted
+            .content
+            .contains("**`d1-c1`** (2 of 3 votes; `d2-e2` 1)"),
+        "{}",
+        voted.content
+    );
+    assert!(!voted.files.is_empty(), "the board after the turn");
+    let answer = h
+        .fake
+        .wait_post("taflbot's answer", |p| {
+            p.content.starts_with("taflbot played ")
+        })
+        .await;
+    assert!(
+        answer.id > voted.id,
+        "taflbot answers after the tally is shown"
+    );
+    assert_eq!(h.moves_stored(1).await, 2);
+
+    let list = h.slash(BOB, CHANNEL, "teamgame list", &[]).await;
+    assert!(
+        list.content().contains("#1 Brandubh 7x7"),
+        "{}",
+        list.content()
+    );
+    let record = h.slash(BOB, CHANNEL, "teamgame record", &[]).await;
+    assert!(
+        record.content().contains("0 won, 0 drawn, 0 lost"),
+        "{}",
+        record.content()
+    );
+    h.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_roles_play_and_a_member_who_left_is_not_counted() {
+    let h = Harness::start("team-roles").await;
+    let (reds, blues) = (700_000_000_000_000_001, 700_000_000_000_000_002);
+    h.fake.set_roles(BOB.id, &[reds]);
+    h.fake.set_roles(CAROL.id, &[reds]);
+    h.fake.set_roles(DAVE.id, &[blues]);
+    let started = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "teamgame start",
+            &[
+                ("variant", s("brandubh")),
+                ("attackers", Opt::Role(reds, "Reds")),
+                ("defenders", Opt::Role(blues, "Blues")),
+                ("ping", Opt::Bool(true)),
+            ],
+        )
+        .await;
+    assert!(
+        started
+            .content()
+            .contains("Reds the attackers against Blues the defenders"),
+        "{}",
+        started.content()
+    );
+    let opening = h
+        .fake
+        .wait_post("the opening board", |p| p.content.starts_with("Game #1:"))
+        .await;
+    let thread = opening.channel;
+    // alice holds neither role.
+    let neither = h
+        .slash(ALICE, thread, "vote", &[("move", s("d2-e2"))])
+        .await;
+    assert!(neither.private());
+    assert!(
+        neither
+            .content()
+            .contains("do not vote for either side of game #1"),
+        "{}",
+        neither.content()
+    );
+    // The blues wait for their window.
+    let early = h.slash(DAVE, thread, "vote", &[("move", s("c4-c3"))]).await;
+    assert!(
+        early.content().contains("is not your side's"),
+        "{}",
+        early.content()
+    );
+    h.slash(BOB, thread, "vote", &[("move", s("d2-e2"))]).await;
+    h.slash(CAROL, thread, "vote", &[("move", s("d2-e2"))])
+        .await;
+    // carol votes d1-c1 after all; then bob leaves the server: d1-c1 wins 1 to 0.
+    h.slash(CAROL, thread, "vote", &[("move", s("d1-c1"))])
+        .await;
+    h.fake.leave(BOB.id);
+    let closed = h.slash(ALICE, thread, "teamgame play", &[]).await;
+    assert!(closed.private(), "{}", closed.content());
+    let voted = h
+        .fake
+        .wait_post("the tally", |p| p.content.starts_with("Reds voted"))
+        .await;
+    assert!(
+        voted.content.contains("`d1-c1`** (1 of 1 vote)"),
+        "{}",
+        voted.content
+    );
+    // The reds' voters were asked after: one member lookup each.
+    let lookups = h
+        .fake
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "GET" && c.path.contains("/members/"))
+        .count();
+    assert_eq!(lookups, 2);
+    // The blues' window pings their role a quarter of its 24 hours before it closes.
+    h.clock.advance(18 * 3600 + 60);
+    let reminder = h
+        .fake
+        .wait_post("the reminder", |p| {
+            p.content.starts_with(&format!("<@&{blues}>"))
+        })
+        .await;
+    assert_eq!(reminder.channel, thread);
+    assert!(reminder.content.contains("Blues"), "{}", reminder.content);
+    h.shutdown().await;
+}

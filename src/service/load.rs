@@ -108,6 +108,16 @@ impl Loaded {
         })
     }
 
+    /// The legal moves of the side to move, in canonical form.
+    pub fn canonical_moves(&self) -> Vec<String> {
+        let pos = self.game.position();
+        self.game
+            .legal_moves()
+            .into_iter()
+            .map(|m| crate::notation::canonical(pos, m))
+            .collect()
+    }
+
     pub fn view(&self) -> GameView {
         let row = &self.row;
         let to_move = self.game.position().turn();

@@ -59,14 +59,7 @@ impl Service {
         let seat = loaded.seat_of(who)?;
         loaded.ensure_active()?;
         loaded.ensure_turn(seat)?;
-        let pos = loaded.game.position();
-        let moves = loaded
-            .game
-            .legal_moves()
-            .into_iter()
-            .map(|m| canonical(pos, m))
-            .collect();
-        Ok((id, moves))
+        Ok((id, loaded.canonical_moves()))
     }
 
     /// Loads the game, checks that it is `who`'s move, applies `step`, and stores the result, all

@@ -105,18 +105,10 @@ impl Service {
         let now = self.now();
         let guild = self.scope.team_guild()?.to_string();
         let mut tx = self.write().await?;
-        let id = self.resolve_team_game(&mut tx, &guild, id, channel).await?;
-        let loaded = self.load(&mut tx, id).await?;
-        loaded.ensure_active()?;
-        let sides = self.team_sides(&mut tx, id).await?;
-        let side = side_of_member(id, &sides, &guild, &member.roles)?;
-        let to_move = loaded.game.position().turn();
-        if side != to_move {
-            return Err(ServiceError::NotYourWindow {
-                game: id,
-                waiting_for: loaded.row.player(to_move),
-            });
-        }
+        let (loaded, side) = self
+            .open_window(&mut tx, member, &guild, id, channel)
+            .await?;
+        let id = loaded.row.id;
         if loaded.row.deadline <= now {
             return Err(ServiceError::WindowOver(id));
         }
@@ -183,13 +175,27 @@ impl Service {
     ) -> Result<(i64, Vec<String>), ServiceError> {
         let guild = self.scope.team_guild()?.to_string();
         let mut conn = self.pool.acquire().await?;
-        let id = self
-            .resolve_team_game(&mut conn, &guild, id, channel)
+        let (loaded, _) = self
+            .open_window(&mut conn, member, &guild, id, channel)
             .await?;
-        let loaded = self.load(&mut conn, id).await?;
+        Ok((loaded.row.id, loaded.canonical_moves()))
+    }
+
+    /// The team game a member of `guild` means, loaded, and the side they vote for: refused
+    /// where the game is over or the window open now is not their side's.
+    async fn open_window(
+        &self,
+        conn: &mut AnyConnection,
+        member: &Member,
+        guild: &str,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<(Loaded, Side), ServiceError> {
+        let id = self.resolve_team_game(conn, guild, id, channel).await?;
+        let loaded = self.load(conn, id).await?;
         loaded.ensure_active()?;
-        let sides = self.team_sides(&mut conn, id).await?;
-        let side = side_of_member(id, &sides, &guild, &member.roles)?;
+        let sides = self.team_sides(conn, id).await?;
+        let side = side_of_member(id, &sides, guild, &member.roles)?;
         let to_move = loaded.game.position().turn();
         if side != to_move {
             return Err(ServiceError::NotYourWindow {
@@ -197,14 +203,7 @@ impl Service {
                 waiting_for: loaded.row.player(to_move),
             });
         }
-        let pos = loaded.game.position();
-        let moves = loaded
-            .game
-            .legal_moves()
-            .into_iter()
-            .map(|m| canonical(pos, m))
-            .collect();
-        Ok((id, moves))
+        Ok((loaded, side))
     }
 
     /// How many have voted in the window of `voted` now (later votes may have come since).

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use taflbot::rules::Side;
@@ -358,9 +359,9 @@ async fn two_roles_play_and_a_member_of_neither_or_of_both_is_refused() {
     assert_eq!(svc.team_games().await.unwrap().going[0].ours.len(), 2);
 }
 
-/// A roster that knows who is still a member and with which roles.
+/// A roster that knows who is still a member and with which roles, and counts the questions.
 #[derive(Default)]
-struct Known(Mutex<HashMap<String, Membership>>);
+struct Known(Mutex<HashMap<String, Membership>>, AtomicUsize);
 
 impl Roster for Known {
     fn membership<'a>(
@@ -368,6 +369,7 @@ impl Roster for Known {
         _guild: &'a str,
         member: &'a str,
     ) -> Pin<Box<dyn Future<Output = Membership> + Send + 'a>> {
+        self.1.fetch_add(1, Ordering::SeqCst);
         let known = self.0.lock().unwrap().get(member).cloned();
         Box::pin(async move { known.unwrap_or(Membership::Unknown) })
     }
@@ -408,6 +410,15 @@ async fn a_voter_who_left_or_lost_the_role_is_not_counted() {
         k.insert(carol().key, Membership::Roles(vec!["22".into()]));
         k.insert(dave().key, Membership::Roles(vec!["11".into()]));
     }
+    // One who may not close the window is refused before anyone is asked about.
+    let refused = svc
+        .close_window_early(&member(erin(), &["11"]), Some(id), None)
+        .await;
+    assert!(
+        matches!(refused, Err(ServiceError::NotCaptain(_))),
+        "{refused:?}"
+    );
+    assert_eq!(known.1.load(Ordering::SeqCst), 0);
     let closed = svc
         .close_window_early(&member(alice(), &["11"]), Some(id), None)
         .await
@@ -415,6 +426,11 @@ async fn a_voter_who_left_or_lost_the_role_is_not_counted() {
     let News::Voted { tally, .. } = closed.news() else {
         panic!()
     };
+    assert_eq!(
+        known.1.load(Ordering::SeqCst),
+        3,
+        "each voter asked about once"
+    );
     assert_eq!(tally.voters, 1);
     assert_eq!(tally.winner(), Some("d1-c1"));
 }

@@ -276,11 +276,19 @@ impl Service {
             let side = loaded.game.position().turn();
             let sides = self.team_sides(&mut conn, id).await?;
             let Some(team) = sides.iter().find(|s| s.side() == side) else {
-                return Err(ServiceError::NotYourWindow {
-                    game: id,
-                    waiting_for: loaded.row.player(side),
-                });
+                // taflbot's turn: no window is open.
+                return match by {
+                    Some(_) => Err(ServiceError::NotYourWindow {
+                        game: id,
+                        waiting_for: loaded.row.player(side),
+                    }),
+                    None => Ok(None),
+                };
             };
+            // The right to close early is looked at before Discord is asked about anyone.
+            if let Some((member, guild)) = by {
+                self.may_close(&mut conn, id, team, member, guild).await?;
+            }
             let votes = self
                 .window_votes(&mut conn, id, loaded.row.move_count)
                 .await?;
@@ -312,13 +320,7 @@ impl Service {
             return Ok(None);
         };
         match by {
-            Some((member, guild)) => {
-                let captain = self.player_id(&mut tx, &member.person).await?;
-                let manages = member.manages && guild == team.guild;
-                if !manages && team.captain != Some(captain) {
-                    return Err(ServiceError::NotCaptain(id));
-                }
-            }
+            Some((member, guild)) => self.may_close(&mut tx, id, &team, member, guild).await?,
             None if loaded.row.deadline > now => return Ok(None),
             None => {}
         }
@@ -364,6 +366,35 @@ impl Service {
         // taflbot's answer is woken by the front end once the vote is shown (or found by the
         // bot player's next look), so that it never comes before it.
         Ok(notice)
+    }
+
+    /// Refuses `member` (of `guild`) the closing of `team`'s window early unless they manage
+    /// that server or are the game's captain.
+    async fn may_close(
+        &self,
+        conn: &mut AnyConnection,
+        game: i64,
+        team: &super::TeamSide,
+        member: &Member,
+        guild: &str,
+    ) -> Result<(), ServiceError> {
+        if member.manages && guild == team.guild {
+            return Ok(());
+        }
+        let key: Option<String> = match team.captain {
+            Some(captain) => {
+                sqlx::query_scalar("SELECT key FROM players WHERE id = $1")
+                    .bind(captain)
+                    .fetch_optional(&mut *conn)
+                    .await?
+            }
+            None => None,
+        };
+        if key.as_deref() == Some(member.person.key.as_str()) {
+            Ok(())
+        } else {
+            Err(ServiceError::NotCaptain(game))
+        }
     }
 
     /// The votes cast in the window of ply `ply`, in the order they stand.

@@ -34,12 +34,22 @@ impl Service {
         if lapsed > 0 {
             tracing::info!(lapsed, "open tournaments never started were called off");
         }
-        let due: Vec<i64> =
-            sqlx::query_scalar("SELECT id FROM games WHERE status = 'active' AND deadline <= $1")
-                .bind(now)
-                .fetch_all(&self.pool)
-                .await?;
-        for id in due {
+        // A team game's window closes instead of its side losing: its turn is played, or it
+        // opens again (in a transaction of its own, after Discord is asked about the voters).
+        let due: Vec<(i64, Option<i64>)> = sqlx::query_as(
+            "SELECT id, vote_window FROM games WHERE status = 'active' AND deadline <= $1",
+        )
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?;
+        for (id, window) in due {
+            if window.is_some() {
+                match self.close_window(id, None).await {
+                    Ok(notice) => notices.extend(notice),
+                    Err(e) => tracing::warn!(game = id, error = %e, "a window did not close"),
+                }
+                continue;
+            }
             let mut tx = self.write().await?;
             let mut loaded = match self.load(&mut tx, id).await {
                 Ok(l) => l,
@@ -50,19 +60,11 @@ impl Service {
                     continue;
                 }
             };
-            // A team game's window closes instead: its turn is played, or it opens again.
-            let team = loaded.row.vote_window.is_some();
-            // Otherwise the player to move loses, unless they are on vacation.
-            if !team && loaded.overdue(now) {
+            // The player to move loses, unless they are on vacation.
+            if loaded.overdue(now) {
                 notices.extend(self.time_out(&mut tx, &mut loaded, now).await?);
             }
             tx.commit().await?;
-            if team {
-                match self.close_window(id, None).await {
-                    Ok(notice) => notices.extend(notice),
-                    Err(e) => tracing::warn!(game = id, error = %e, "a window did not close"),
-                }
-            }
         }
         // A reminder that would fall in its player's quiet hours comes before they begin (quiet
         // hours last less than a day): where a player keeps quiet hours, those due within a day

@@ -162,6 +162,15 @@ impl Person {
     pub fn is_team(&self) -> bool {
         self.key.starts_with("team:")
     }
+
+    /// Whether this player is a team of server `guild` (all of it, or one of its roles), as
+    /// [`team_person`] keys them.
+    pub fn is_team_of(&self, guild: &str) -> bool {
+        self.key
+            .strip_prefix("team:")
+            .and_then(|k| k.strip_prefix(guild))
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+    }
 }
 
 /// The side a member of `guild` holding `roles` votes for among `sides`: refused where they are
@@ -212,20 +221,21 @@ impl Service {
             return Err(ServiceError::BadWindow(hours));
         }
         let guild = self.scope.team_guild()?.to_string();
-        // (the side's team and its role, or taflbot) for the attackers, then the defenders
+        // (the side's player, and its role where a role plays it) for the attackers, then the
+        // defenders, and taflbot's level and side where it plays
         let (attackers, defenders, bot) = match opponent {
             TeamOpponent::Taflbot { bot, level } => {
                 let level = level.unwrap_or(engine::DEFAULT_LEVEL);
                 if !LEVELS.contains(&level) {
                     return Err(ServiceError::BadLevel(level));
                 }
-                let team = Some((team_person(&guild, None, server), None));
+                let team = (team_person(&guild, None, server), None);
                 let attacks = match terms.side {
                     SideChoice::Attackers => true,
                     SideChoice::Defenders => false,
                     SideChoice::Random => coin()?,
                 };
-                let bot_side = Some((bot.clone(), None));
+                let bot_side = (bot.clone(), None);
                 if attacks {
                     (team, bot_side, Some((level, false)))
                 } else {
@@ -239,21 +249,9 @@ impl Service {
                 if attackers.id == defenders.id {
                     return Err(ServiceError::SameRoles);
                 }
-                (
-                    Some((
-                        team_person(&guild, Some(attackers), server),
-                        Some(attackers),
-                    )),
-                    Some((
-                        team_person(&guild, Some(defenders), server),
-                        Some(defenders),
-                    )),
-                    None,
-                )
+                let side = |r| (team_person(&guild, Some(r), server), Some(r));
+                (side(attackers), side(defenders), None)
             }
-        };
-        let (Some(attackers), Some(defenders)) = (attackers, defenders) else {
-            return Err(ServiceError::Internal("a team game without sides".into()));
         };
         let mut tx = self.write().await?;
         let captain = self.player_id(&mut tx, &by.person).await?;

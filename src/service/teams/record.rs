@@ -52,7 +52,6 @@ impl Service {
         .bind(&guild)
         .fetch_all(&mut *conn)
         .await?;
-        let ours_prefix = format!("team:{guild}");
         let mut out = TeamGames::default();
         for r in &rows {
             let Ok(row) = GameRow::from_row(r) else {
@@ -61,10 +60,7 @@ impl Service {
             let players = row.players();
             let ours: Vec<Side> = [Side::Attackers, Side::Defenders]
                 .into_iter()
-                .filter(|s| {
-                    let key = &players[*s].key;
-                    key == &ours_prefix || key.starts_with(&format!("{ours_prefix}:"))
-                })
+                .filter(|s| players[*s].is_team_of(&guild))
                 .collect();
             let active = row.status == GameStatus::Active;
             let to_move = active

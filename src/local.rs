@@ -397,6 +397,15 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             lines.push(format!("The window of game #{} is closed.", notice.game_id))
         }
         Answer::TeamGames { games, record } => lines.push(text::team_games(&games, record, s)),
+        // The local mode has one server: these are refused before they come here.
+        Answer::TeamChallenged(ch) => lines.push(text::team_challenge_made(&ch, s)),
+        Answer::TeamHome(home) => lines.push(text::team_home(home.as_deref(), s)),
+        Answer::TeamAnswered(crate::service::TeamAnswer::Accepted(view)) => {
+            lines.push(text::team_challenge_accepted(&view, me, s))
+        }
+        Answer::TeamAnswered(crate::service::TeamAnswer::Declined(ch)) => {
+            lines.push(text::team_challenge_declined(&ch, me, s))
+        }
         Answer::Help(specs) => lines.push(match specs.as_slice() {
             [] => help(),
             [one] => commands::help_for(one, plain_usage),

@@ -117,6 +117,12 @@ pub enum Answer {
     Voted(crate::service::Voted),
     /// A window closed early: its notice is delivered as every notice is.
     WindowClosed(crate::service::Notice),
+    /// A challenge to another server made: shown there, in its home.
+    TeamChallenged(crate::service::TeamChallenge),
+    /// The server's home for team games now (none: taken away).
+    TeamHome(Option<String>),
+    /// A challenge from another server answered.
+    TeamAnswered(crate::service::TeamAnswer),
     /// The server's team games (`record`: its record, else those going on).
     TeamGames {
         games: crate::service::TeamGames,
@@ -152,6 +158,14 @@ impl std::fmt::Debug for Answer {
             Answer::TeamStarted { view, .. } => write!(f, "TeamStarted(#{})", game(view)),
             Answer::Voted(v) => write!(f, "Voted(#{}, {})", v.game, v.turn),
             Answer::WindowClosed(n) => write!(f, "WindowClosed(#{})", n.game_id),
+            Answer::TeamChallenged(c) => write!(f, "TeamChallenged(#{})", c.id),
+            Answer::TeamHome(home) => write!(f, "TeamHome({home:?})"),
+            Answer::TeamAnswered(crate::service::TeamAnswer::Accepted(view)) => {
+                write!(f, "TeamAccepted(#{})", game(view))
+            }
+            Answer::TeamAnswered(crate::service::TeamAnswer::Declined(c)) => {
+                write!(f, "TeamDeclined(#{})", c.id)
+            }
             Answer::TeamGames { games, record } => write!(
                 f,
                 "TeamGames({} going, {} finished, record: {record})",

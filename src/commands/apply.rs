@@ -324,6 +324,30 @@ pub async fn apply(
             let png = opening(svc, view.id).await;
             Answer::TeamStarted { view, png }
         }
+        Command::TeamChallenge {
+            server,
+            variant,
+            side,
+            hours,
+        } => {
+            let terms = TeamTerms {
+                variant,
+                side,
+                hours,
+                ping: false,
+            };
+            Answer::TeamChallenged(
+                svc.challenge_server(&caller.member(), &server, &terms, home)
+                    .await?,
+            )
+        }
+        Command::TeamHome { off } => {
+            Answer::TeamHome(svc.set_team_home(&caller.member(), home, off).await?)
+        }
+        Command::TeamAnswer { challenge, accept } => Answer::TeamAnswered(
+            svc.answer_team_challenge(&caller.member(), challenge, accept)
+                .await?,
+        ),
         Command::Vote { mv, game } => {
             Answer::Voted(svc.vote(&caller.member(), game, here, &mv).await?)
         }

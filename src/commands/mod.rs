@@ -170,6 +170,7 @@ pub struct Opt {
 }
 
 /// One command: a row of [`COMMANDS`].
+#[derive(Clone, Copy)]
 pub struct Spec {
     pub name: &'static str,
     /// Other names the local mode reads (`withdraw` for `cancel`, `decline draw`).
@@ -385,6 +386,22 @@ pub enum Command {
         hours: Option<u32>,
         ping: bool,
     },
+    /// Challenge another server (its id) to a team game.
+    TeamChallenge {
+        server: String,
+        variant: &'static Variant,
+        side: SideChoice,
+        hours: Option<u32>,
+    },
+    /// Make the channel given in this server's home for team games, or take it away.
+    TeamHome {
+        off: bool,
+    },
+    /// Answer a challenge from another server (its buttons).
+    TeamAnswer {
+        challenge: i64,
+        accept: bool,
+    },
     /// Close a team game's window now.
     TeamPlay {
         game: Option<i64>,
@@ -427,6 +444,7 @@ impl Command {
                 | Command::DeclineDraw { .. }
                 | Command::Takeback { decline: true, .. }
                 | Command::Leaderboard { .. }
+                | Command::TeamAnswer { .. }
         )
     }
 }

@@ -65,8 +65,40 @@ pub const GROUPS: &[(&str, &str)] = &[
     ("teamgame", "The server plays as a team: a vote each turn."),
 ];
 
-/// The commands, in the order the help lists them.
-pub const COMMANDS: &[Spec] = &[
+/// The commands, in the order the help lists them: most, then the team games', then the help.
+pub const COMMANDS: &[Spec] = &joined::<36, { teams::ROWS.len() }, 1, { 36 + teams::ROWS.len() + 1 }>(
+    ROWS,
+    teams::ROWS,
+    [HELP],
+);
+
+/// The table made of its parts, in order.
+const fn joined<const A: usize, const B: usize, const C: usize, const N: usize>(
+    a: [Spec; A],
+    b: [Spec; B],
+    c: [Spec; C],
+) -> [Spec; N] {
+    assert!(
+        A + B + C == N,
+        "the table's length is the sum of its parts'"
+    );
+    let mut out = [ROW; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < A {
+            a[i]
+        } else if i < A + B {
+            b[i - A]
+        } else {
+            c[i - A - B]
+        };
+        i += 1;
+    }
+    out
+}
+
+/// Every command but the team games' and the help.
+const ROWS: [Spec; 36] = [
     Spec {
         name: "challenge",
         description: "Challenge someone, or taflbot, to a game.",
@@ -508,82 +540,26 @@ pub const COMMANDS: &[Spec] = &[
         read: |a| Ok(Command::TournamentCancel { tournament: a.number("tournament")? }),
         ..ROW
     },
-    Spec {
-        name: "vote",
-        description: "Vote for your side's turn in a team game.",
-        more: "Only your side's members vote, and only while its window is open; a new vote replaces yours. The thread sees how many voted, not for what, until the window closes.",
-        options: &[
-            needed("move", "The turn, e.g. d3-d1 (type to see the legal moves)", Kind::Move),
-            GAME,
-        ],
-        read: |a| Ok(Command::Vote { mv: a.needed_text("move")?, game: a.number("game")? }),
-        ..ROW
-    },
-    Spec {
-        name: "teamgame start",
-        description: "Start a team game: this server against taflbot, or one role against another.",
-        more: concat!(
-            "Give opponent:@taflbot (every member votes) or attackers:@role and defenders:@role (a member of both votes for neither). Each turn is a window of votes, ",
-            window_hours!(),
-            " hours (default 24); the most-voted turn is played, a tie going to the turn that reached its count first. Three windows in a row without a vote lose on time. Never rated."
-        ),
-        options: &[
-            needed("variant", "The variant (type to search)", Kind::Variant),
-            opt("opponent", "taflbot, to play the bot", Kind::User),
-            opt("attackers", "The role that plays the attackers", Kind::Role),
-            opt("defenders", "The role that plays the defenders", Kind::Role),
-            opt("side", "Against taflbot: the server's side (default: random)", Kind::Side),
-            opt(
-                "level",
-                concat!("Against taflbot: its level, ", levels!(), " (default ", default_level!(), ")"),
-                Kind::Level,
-            ),
-            opt("hours", concat!("Hours of each window of votes: ", window_hours!(), " (default 24)"), Kind::Count),
-            opt("ping", "Ping the role when its window is about to close (default: false)", Kind::Flag),
-        ],
-        read: |a| {
-            Ok(Command::TeamStart {
-                opponent: a.user("opponent")?,
-                attackers: a.role("attackers")?,
-                defenders: a.role("defenders")?,
-                variant: a.needed_variant("variant")?,
-                side: a.side("side")?.unwrap_or(SideChoice::Random),
-                level: a.level("level")?,
-                hours: a.count("hours")?,
-                ping: a.flag_or("ping", false)?,
-            })
-        },
-        ..ROW
-    },
-    Spec {
-        name: "teamgame play",
-        description: "Close your side's window now and play its most-voted turn.",
-        more: "For the server's managers and the game's captain (who started it).",
-        options: &[GAME],
-        read: |a| Ok(Command::TeamPlay { game: a.number("game")? }),
-        ..ROW
-    },
-    Spec {
-        name: "teamgame list",
-        description: "The team games going on in this server.",
-        read: |_| Ok(Command::TeamList),
-        ..ROW
-    },
-    Spec {
-        name: "teamgame record",
-        description: "This server's record in team games.",
-        read: |_| Ok(Command::TeamRecord),
-        ..ROW
-    },
-    Spec {
-        name: "help",
-        description: "How to play, or all about one command.",
-        options: &[opt("command", "A command to tell all about, e.g. challenge", Kind::Text)],
-        guild_only: false,
-        read: |a| Ok(Command::Help { command: a.text("command")? }),
-        ..ROW
-    },
 ];
+
+const HELP: Spec = Spec {
+    name: "help",
+    description: "How to play, or all about one command.",
+    options: &[opt(
+        "command",
+        "A command to tell all about, e.g. challenge",
+        Kind::Text,
+    )],
+    guild_only: false,
+    read: |a| {
+        Ok(Command::Help {
+            command: a.text("command")?,
+        })
+    },
+    ..ROW
+};
+
+mod teams;
 
 #[cfg(test)]
 mod tests;

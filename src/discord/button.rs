@@ -27,6 +27,10 @@ pub enum Button {
     Review(i64),
     /// Puzzle N opened for the presser (under a daily puzzle).
     Puzzle(i64),
+    /// Accept team challenge N (from another server).
+    TeamAccept(i64),
+    /// Decline team challenge N.
+    TeamDecline(i64),
     /// Page `page` of the leaderboard of `variant`; the button to the next page (`forward`) or
     /// the one before. Its id names the variant by its id, so that a row added to the variant
     /// table never changes what a button posted earlier shows.
@@ -51,6 +55,8 @@ impl Button {
             Button::Rematch(n) => ("rematch", n),
             Button::Review(n) => ("review", n),
             Button::Puzzle(n) => ("puzzle", n),
+            Button::TeamAccept(n) => ("teamyes", n),
+            Button::TeamDecline(n) => ("teamno", n),
         }
     }
 
@@ -90,14 +96,16 @@ impl Button {
             "rematch" => Button::Rematch(n),
             "review" => Button::Review(n),
             "puzzle" => Button::Puzzle(n),
+            "teamyes" => Button::TeamAccept(n),
+            "teamno" => Button::TeamDecline(n),
             _ => return None,
         })
     }
 
     pub fn label(self) -> &'static str {
         match self {
-            Button::Accept(_) => "Accept",
-            Button::Decline(_) => "Decline",
+            Button::Accept(_) | Button::TeamAccept(_) => "Accept",
+            Button::Decline(_) | Button::TeamDecline(_) => "Decline",
             Button::EndTurn(_) => "End turn",
             Button::AcceptDraw(_) => "Accept draw",
             Button::DeclineDraw(_) => "Decline draw",
@@ -113,12 +121,14 @@ impl Button {
 
     pub fn style(self) -> ButtonStyle {
         match self {
-            Button::Accept(_) | Button::AcceptDraw(_) | Button::AcceptTakeback(_) => {
-                ButtonStyle::Success
-            }
-            Button::Decline(_) | Button::DeclineDraw(_) | Button::DeclineTakeback(_) => {
-                ButtonStyle::Danger
-            }
+            Button::Accept(_)
+            | Button::AcceptDraw(_)
+            | Button::AcceptTakeback(_)
+            | Button::TeamAccept(_) => ButtonStyle::Success,
+            Button::Decline(_)
+            | Button::DeclineDraw(_)
+            | Button::DeclineTakeback(_)
+            | Button::TeamDecline(_) => ButtonStyle::Danger,
             Button::EndTurn(_) | Button::Page { .. } | Button::Review(_) => ButtonStyle::Secondary,
             Button::Rematch(_) | Button::Puzzle(_) => ButtonStyle::Primary,
         }
@@ -139,6 +149,14 @@ impl Button {
             },
             Button::Rematch(n) => Command::Rematch { game: n },
             Button::Review(n) => Command::Review { game: Some(n) },
+            Button::TeamAccept(n) => Command::TeamAnswer {
+                challenge: n,
+                accept: true,
+            },
+            Button::TeamDecline(n) => Command::TeamAnswer {
+                challenge: n,
+                accept: false,
+            },
             Button::Puzzle(n) => Command::Puzzle {
                 variant: None,
                 number: Some(n),
@@ -168,6 +186,8 @@ mod tests {
             Button::Rematch(8),
             Button::Review(9),
             Button::Puzzle(10),
+            Button::TeamAccept(11),
+            Button::TeamDecline(12),
         ] {
             assert_eq!(Button::parse(&b.custom_id()), Some(b));
         }

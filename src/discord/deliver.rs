@@ -144,7 +144,7 @@ impl Bot {
             )
             .await?
             .to_string();
-        match self.service.set_thread(view.id, Some(&thread)).await {
+        match self.service.set_thread_of(view, Some(&thread)).await {
             Ok(()) => Some(thread),
             Err(e) => {
                 tracing::warn!(game = view.id, error = %e, "could not store the thread");
@@ -233,9 +233,36 @@ impl Bot {
         }
     }
 
+    /// Posts a game's news in its thread, and in a game between two servers in each server's
+    /// thread as that server sees it. Tried again where either place asks for it.
+    async fn deliver_game(&self, http: &Http, notice: i64, shown: KeptGameNews) -> Delivery {
+        let Some(first) = shown.view.first_side() else {
+            return self.deliver_game_in(http, notice, shown, "").await;
+        };
+        let mut done = Vec::new();
+        for (side, place) in [(first, ""), (first.other(), "s")] {
+            if let Some(seen) = shown.seen_by(side) {
+                done.push(self.deliver_game_in(http, notice, seen, place).await);
+            }
+        }
+        if done.contains(&Delivery::Retry) {
+            Delivery::Retry
+        } else if done.contains(&Delivery::Delivered) || done.is_empty() {
+            Delivery::Delivered
+        } else {
+            Delivery::GiveUp
+        }
+    }
+
     /// Posts a game's news in its thread (opened first where it has none), then the direct
-    /// messages it brings.
-    async fn deliver_game(&self, http: &Http, notice: i64, mut shown: KeptGameNews) -> Delivery {
+    /// messages it brings. `place` tells the posts of one notice in two places apart.
+    async fn deliver_game_in(
+        &self,
+        http: &Http,
+        notice: i64,
+        mut shown: KeptGameNews,
+        place: &str,
+    ) -> Delivery {
         if shown.wants_thread() {
             shown.view.thread = self.open_game_thread(http, &shown.view).await;
         }
@@ -254,7 +281,7 @@ impl Bot {
                 }
             }
         }
-        let nonce = format!("n{notice}");
+        let nonce = format!("n{notice}{place}");
         let view = &shown.view;
         match self
             .poster

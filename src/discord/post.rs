@@ -333,7 +333,7 @@ impl Poster {
     ) -> serenity::Result<()> {
         let place = |id: &Option<String>| id.as_deref().and_then(parse_id).map(ChannelId::new);
         let forget = || async move {
-            if let Err(e) = service.set_thread(game.id, None).await {
+            if let Err(e) = service.set_thread_of(game, None).await {
                 tracing::warn!(game = game.id, error = %e, "could not forget the game's thread");
             }
         };

@@ -9,10 +9,13 @@ use std::sync::Arc;
 use poise::serenity_prelude::{GuildId, Http, UserId};
 
 use super::post::{parse_id, refusal};
-use crate::service::{Membership, Roster};
+use crate::service::{Membership, Roster, ServerSeen};
 
 /// Discord's code for a user who is not a member of the server.
 const UNKNOWN_MEMBER: isize = 10007;
+/// Discord's codes for a server that does not exist, and for one the bot is not in.
+const UNKNOWN_GUILD: isize = 10004;
+const MISSING_ACCESS: isize = 50001;
 
 /// The roster of the servers taflbot is in.
 pub struct DiscordRoster {
@@ -44,5 +47,41 @@ impl Roster for DiscordRoster {
                 }
             }
         })
+    }
+
+    fn server<'a>(
+        &'a self,
+        guild: &'a str,
+    ) -> Pin<Box<dyn Future<Output = ServerSeen> + Send + 'a>> {
+        Box::pin(async move {
+            match parse_id(guild) {
+                Some(id) => server_seen(&self.http, GuildId::new(id)).await,
+                None => ServerSeen::NotIn,
+            }
+        })
+    }
+}
+
+/// Whether taflbot is in a server, and its name, asked of Discord (`GET /guilds/{id}`; only the
+/// name is read of the answer).
+pub async fn server_seen(http: &Http, guild_id: GuildId) -> ServerSeen {
+    use poise::serenity_prelude::http::{LightMethod, Request, Route};
+    let request = Request::new(Route::Guild { guild_id }, LightMethod::Get);
+    match http.fire::<serde_json::Value>(request).await {
+        Ok(g) => match g["name"].as_str().filter(|n| !n.trim().is_empty()) {
+            Some(name) => ServerSeen::In(name.to_string()),
+            None => ServerSeen::Unknown,
+        },
+        Err(e)
+            if refusal(&e).is_some_and(|(status, code)| {
+                matches!(code, UNKNOWN_GUILD | MISSING_ACCESS) || status == 403
+            }) =>
+        {
+            ServerSeen::NotIn
+        }
+        Err(e) => {
+            tracing::warn!(guild = %guild_id, error = %e, "could not ask Discord about a server");
+            ServerSeen::Unknown
+        }
     }
 }

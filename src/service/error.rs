@@ -216,7 +216,6 @@ pub enum ServiceError {
     MoreTimeGiven(i64),
     /// More time is given in games between people.
     MoreTimeForBot(i64),
-    /// The stored game no longer replays; it was marked and reported.
     /// A team game's window of votes must be 1 to 72 hours.
     BadWindow(u32),
     /// The two roles of a team game are one.
@@ -254,6 +253,25 @@ pub enum ServiceError {
     NotCaptain(i64),
     /// Nobody has voted in the window yet: it cannot close early.
     NoVotesYet(i64),
+    /// A challenge names a server by its id: digits, not this.
+    BadServer(String),
+    /// A server challenges itself: its roles play each other with `/teamgame start`.
+    SameServer,
+    /// taflbot is not in the server challenged (or Discord will not say).
+    NotInThatServer(String),
+    /// The server challenged has set no home for team games.
+    NoTeamHome(Person),
+    /// The local mode has one server: no other to challenge.
+    OneServerHere,
+    /// A server has as many challenges between servers open as it may.
+    TooManyTeamChallenges(i64),
+    /// A challenge between these servers is open already (its number).
+    TeamChallengeOpen(i64),
+    /// No open challenge of that number to this server.
+    NoTeamChallenge(i64),
+    /// The challenge was made to another server (its managers answer it), or by this one.
+    NotYourTeamChallenge(i64),
+    /// The stored game no longer replays; it was marked and reported.
     Broken(i64),
     Corrupt(String),
     Database(#[source] sqlx::Error),

@@ -167,6 +167,8 @@ impl Loaded {
             takeback,
             ratings: row.rating_changes(),
             vote_window: row.vote_window,
+            second: row.second(),
+            seen_from: None,
         }
     }
 }
@@ -221,7 +223,11 @@ impl Service {
             .fetch_optional(&mut *conn)
             .await?
             .ok_or(ServiceError::NoSuchGame(id))?;
-        if !self.scope.sees(row.guild.as_deref()) {
+        // A game between two servers belongs to both.
+        let second = row.second_guild.as_deref();
+        if !self.scope.sees(row.guild.as_deref())
+            && !second.is_some_and(|g| self.scope.sees(Some(g)))
+        {
             return Err(ServiceError::OtherServer(id));
         }
         if row.status == GameStatus::Broken {

@@ -86,10 +86,11 @@ pub use reviews::GameReview;
 pub use rows::{ChallengeStatus, GameResult, GameStatus, SideChoice};
 pub use takeback::Takeback;
 pub use teams::{
-    team_person, Member, Membership, NoRoster, Roster, TeamGames, TeamLine, TeamOpponent, TeamRole,
-    TeamTerms, VoteTally, Voted, WindowClosed, DEFAULT_WINDOW_HOURS, EMPTY_WINDOWS_LOSE,
-    LOCAL_SERVER, MAX_TEAM_GAMES, MAX_TEAM_GAMES_STARTED, MAX_TURN_MOVES, MAX_WINDOW_HOURS,
-    MIN_WINDOW_HOURS, RECORD_SHOWN, TALLY_SHOWN,
+    team_person, Member, Membership, NoRoster, Roster, ServerSeen, TeamAnswer, TeamChallenge,
+    TeamGames, TeamLine, TeamOpponent, TeamRole, TeamTerms, VoteTally, Voted, WindowClosed,
+    DEFAULT_WINDOW_HOURS, EMPTY_WINDOWS_LOSE, LOCAL_SERVER, MAX_TEAM_CHALLENGES, MAX_TEAM_GAMES,
+    MAX_TEAM_GAMES_STARTED, MAX_TURN_MOVES, MAX_WINDOW_HOURS, MIN_WINDOW_HOURS, RECORD_SHOWN,
+    TALLY_SHOWN,
 };
 pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE, HINT_SHARE};
 pub use tournaments::Status as TournamentStatus;
@@ -181,6 +182,22 @@ pub struct GameView {
     pub ratings: Option<BySide<RatingChange>>,
     /// A team game: the length of each turn's window of votes, in seconds.
     pub vote_window: Option<i64>,
+    /// A game between two servers: the place of the second (the game's own channel and thread
+    /// are the first's, the server that challenged).
+    pub second: Option<SecondPlace>,
+    /// In a game between two servers: the side whose server's thread this view is shown in
+    /// (none: the game as a whole).
+    pub seen_from: Option<Side>,
+}
+
+/// Where the second server of a game between two servers plays: its side, and its channel and
+/// thread there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SecondPlace {
+    pub guild: String,
+    pub side: Side,
+    pub channel: Option<String>,
+    pub thread: Option<String>,
 }
 
 /// A player's rating in a variant before and after a result.
@@ -194,6 +211,22 @@ impl GameView {
     /// The channel or thread the game's posts go to.
     pub fn place(&self) -> Option<&str> {
         self.thread.as_deref().or(self.channel.as_deref())
+    }
+
+    /// Where the posts for the team playing `side` go: in a game between two servers, the
+    /// thread (or channel) of that side's server; otherwise the game's.
+    pub fn place_of(&self, side: Side) -> Option<&str> {
+        match &self.second {
+            Some(second) if second.side == side => {
+                second.thread.as_deref().or(second.channel.as_deref())
+            }
+            _ => self.place(),
+        }
+    }
+
+    /// In a game between two servers: the side whose server's thread is the game's own.
+    pub fn first_side(&self) -> Option<Side> {
+        self.second.as_ref().map(|s| s.side.other())
     }
 
     /// Whether taflbot is to move, in a game against it that goes on.

@@ -5,7 +5,7 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::Database;
 
-use super::{Person, RatingChange};
+use super::{Person, RatingChange, SecondPlace};
 use crate::rules::{BySide, Family, Outcome, Reason, Side, Variant};
 
 /// Where a game stands in the database.
@@ -317,8 +317,11 @@ pub const GAME_SELECT: &str =
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_before,
         (SELECT after FROM rating_changes WHERE game_id = g.id AND player = g.attacker) AS attacker_after,
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.defender) AS defender_before,
-        (SELECT after FROM rating_changes WHERE game_id = g.id AND player = g.defender) AS defender_after
-     FROM games g JOIN players pa ON pa.id = g.attacker JOIN players pd ON pd.id = g.defender";
+        (SELECT after FROM rating_changes WHERE game_id = g.id AND player = g.defender) AS defender_after,
+        t2.guild AS second_guild, t2.side AS second_side, t2.channel AS second_channel,
+        t2.thread AS second_thread
+     FROM games g JOIN players pa ON pa.id = g.attacker JOIN players pd ON pd.id = g.defender
+     LEFT JOIN team_sides t2 ON t2.game_id = g.id AND t2.guild != g.guild";
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct GameRow {
@@ -387,9 +390,29 @@ pub struct GameRow {
     pub attacker_after: Option<f64>,
     pub defender_before: Option<f64>,
     pub defender_after: Option<f64>,
+    /// A game between two servers: the side of the server that did not begin it, and its
+    /// channel and thread (the game's own are the other server's).
+    pub second_guild: Option<String>,
+    pub second_side: Option<String>,
+    pub second_channel: Option<String>,
+    pub second_thread: Option<String>,
 }
 
 impl GameRow {
+    /// A game between two servers: the second server's place.
+    pub fn second(&self) -> Option<SecondPlace> {
+        Some(SecondPlace {
+            guild: self.second_guild.clone()?,
+            side: if self.second_side.as_deref()? == "attackers" {
+                Side::Attackers
+            } else {
+                Side::Defenders
+            },
+            channel: self.second_channel.clone(),
+            thread: self.second_thread.clone(),
+        })
+    }
+
     /// In a game against the engine: the side it plays and its level.
     pub fn bot(&self) -> Option<(Side, u8)> {
         let level = self.bot_level?;

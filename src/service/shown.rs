@@ -5,6 +5,7 @@
 
 use super::tournaments::Crosstable;
 use super::{text, GameView, News, Notice, Person, Service, ServiceError};
+use crate::rules::Side;
 use text::Style;
 
 /// What a kept notice shows.
@@ -40,6 +41,35 @@ impl KeptGameNews {
     /// A game begun with no thread yet (a tournament's) is given one before its news.
     pub fn wants_thread(&self) -> bool {
         self.news == News::Started && self.view.thread.is_none()
+    }
+}
+
+impl KeptGameNews {
+    /// What the thread of the server that plays `side` shows, in a game between two servers:
+    /// each sees only its own team's votes (the other's window shows as the turn it played) and
+    /// reminders; the rest is the same news. Nothing where this news is not for that thread.
+    pub fn seen_by(&self, side: Side) -> Option<KeptGameNews> {
+        let ours = |p: &Person| self.view.players[side].key == p.key;
+        let news = match &self.news {
+            News::Reminder { to } if !ours(to) => return None,
+            News::Voted { by, tally } if !ours(by) => News::Moved {
+                by: by.clone(),
+                text: tally.winner()?.to_string(),
+            },
+            news => news.clone(),
+        };
+        let mut view = self.view.clone();
+        view.seen_from = Some(side);
+        if let Some(second) = view.second.clone().filter(|s| s.side == side) {
+            // The second server's thread is where this view is shown.
+            view.channel = second.channel;
+            view.thread = second.thread;
+        }
+        Some(KeptGameNews {
+            news,
+            view,
+            board: self.board.clone(),
+        })
     }
 }
 

@@ -22,6 +22,23 @@ impl Service {
         self.picture(&loaded, false, Theme::Classic).await
     }
 
+    /// Records the thread of the place `view` is shown in (the game's, or in a game between two
+    /// servers the second server's), or that it has none any more.
+    pub async fn set_thread_of(
+        &self,
+        view: &GameView,
+        thread: Option<&str>,
+    ) -> Result<(), ServiceError> {
+        match view
+            .second
+            .as_ref()
+            .filter(|s| Some(s.side) == view.seen_from)
+        {
+            Some(second) => self.set_second_thread(view.id, second.side, thread).await,
+            None => self.set_thread(view.id, thread).await,
+        }
+    }
+
     /// Records the thread a game is played in, or that it has none any more.
     pub async fn set_thread(&self, id: i64, thread: Option<&str>) -> Result<(), ServiceError> {
         let done = sqlx::query("UPDATE games SET thread = $1 WHERE id = $2")

@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, AnyPool, Row, ValueRef};
 use super::{begin_write, Engine, StoreError};
 
 /// The tables, in an order in which every row's references are already there.
-pub const TABLES: [&str; 21] = [
+pub const TABLES: [&str; 23] = [
     "players",
     "tournaments",
     "tournament_players",
@@ -29,10 +29,12 @@ pub const TABLES: [&str; 21] = [
     "held",
     "team_sides",
     "team_votes",
+    "team_homes",
+    "team_challenges",
 ];
 
 /// The tables with an identity column `id`, whose next value follows the rows copied.
-const WITH_IDS: [&str; 10] = [
+const WITH_IDS: [&str; 11] = [
     "players",
     "tournaments",
     "games",
@@ -43,6 +45,7 @@ const WITH_IDS: [&str; 10] = [
     "forecasts",
     "held",
     "team_votes",
+    "team_challenges",
 ];
 
 /// Why a copy was refused or failed.

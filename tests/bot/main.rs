@@ -31,6 +31,7 @@ mod puzzles;
 mod ratings;
 mod render;
 mod reviews;
+mod server_teams;
 mod servers;
 mod service;
 mod shared;

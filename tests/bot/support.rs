@@ -174,6 +174,11 @@ pub const CAROL: Member = Member {
     id: 333_333_333_333_333_333,
     name: "carol",
 };
+/// taflbot itself, as a user option names it.
+pub const TAFLBOT: Member = Member {
+    id: fake_discord::APP,
+    name: "taflbot",
+};
 /// The channel where the games are challenged and their threads made.
 pub const CHANNEL: u64 = 700_000_000_000_000_001;
 
@@ -185,6 +190,15 @@ fn quick() -> Retry {
         max_wait: Duration::from_millis(80),
         timeout: Duration::from_millis(700),
     }
+}
+
+/// The bot's configuration for `fake`, its retries and sweeps quick enough for a test.
+pub fn quick_config(fake: &Fake) -> Config {
+    let mut config = fake.config();
+    config.answers = quick();
+    config.posts = quick();
+    config.sweep_every = Duration::from_millis(100);
+    config
 }
 
 /// A fake Discord, the bot connected to it, and the service behind the bot.
@@ -219,11 +233,7 @@ impl Harness {
     }
 
     fn config(&self) -> Config {
-        let mut config = self.fake.config();
-        config.answers = quick();
-        config.posts = quick();
-        config.sweep_every = Duration::from_millis(100);
-        config
+        quick_config(&self.fake)
     }
 
     /// Starts a bot (a new serenity client) on the database and waits until it is ready.

@@ -12,10 +12,10 @@ use taflbot::service::{
     MAX_BOT_GAMES,
 };
 
-use crate::fake_discord::{self, s, Member, Opt, GUILD};
+use crate::fake_discord::{s, Opt, GUILD};
 use crate::support::{
     alice, bob, carol, is_png, moves_stored, person, png_of, service_at, until_no_notice_pending,
-    Harness, ALICE, BOB, CAROL, CHANNEL, T0,
+    Harness, ALICE, BOB, CAROL, CHANNEL, T0, TAFLBOT,
 };
 
 fn taflbot() -> Person {
@@ -383,10 +383,6 @@ async fn the_bots_limits() {
 // ----- on Discord, end to end -----
 
 /// taflbot itself, as a user option names it.
-const TAFLBOT: Member = Member {
-    id: fake_discord::APP,
-    name: "taflbot",
-};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenging_taflbot_starts_a_game_it_answers_with_a_picture() {

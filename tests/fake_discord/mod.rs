@@ -188,6 +188,8 @@ struct State {
     roles: HashMap<u64, Vec<u64>>,
     /// Users who have left the server (Discord answers Unknown Member).
     left: Vec<u64>,
+    /// Servers taflbot is not in (Discord answers Missing Access).
+    absent: Vec<u64>,
 }
 
 struct Inner {
@@ -348,6 +350,11 @@ impl Fake {
     /// `user` leaves the server.
     pub fn leave(&self, user: u64) {
         self.inner.state.lock().unwrap().left.push(user);
+    }
+
+    /// Server `guild` has not added taflbot.
+    pub fn absent(&self, guild: u64) {
+        self.inner.state.lock().unwrap().absent.push(guild);
     }
 
     pub fn forbid_threads(&self, channel: u64) {
@@ -1285,6 +1292,12 @@ fn route(inner: &Inner, method: &str, path: &str, call: &Call) -> (u16, Vec<u8>)
             ok(body)
         }
         ("GET", ["", "guilds", guild]) => {
+            let absent = guild
+                .parse::<u64>()
+                .is_ok_and(|g| inner.state.lock().unwrap().absent.contains(&g));
+            if absent {
+                return (403, error_body(403, 50001, "Missing Access"));
+            }
             ok(json!({"id": guild, "name": format!("Server {guild}")}))
         }
         ("GET", ["", "guilds", _, "members", user]) => {

@@ -241,20 +241,15 @@ pub fn person(user: &User) -> Person {
 }
 
 /// A server's name, asked of Discord, for its team in team games ("This server" where Discord
-/// does not say). Only the name is read of the answer.
+/// does not say).
 async fn server_name(http: &serenity::Http, guild: Option<serenity::GuildId>) -> String {
-    use serenity::http::{LightMethod, Request, Route};
-    let asked = match guild {
-        Some(guild_id) => {
-            let request = Request::new(Route::Guild { guild_id }, LightMethod::Get);
-            http.fire::<serde_json::Value>(request).await.ok()
-        }
-        None => None,
-    };
-    asked
-        .and_then(|g| g["name"].as_str().map(str::to_string))
-        .filter(|name| !name.trim().is_empty())
-        .unwrap_or_else(|| "This server".to_string())
+    match guild {
+        Some(g) => match super::roster::server_seen(http, g).await {
+            crate::service::ServerSeen::In(name) => name,
+            _ => "This server".to_string(),
+        },
+        None => "This server".to_string(),
+    }
 }
 
 /// The service as seen from where an interaction comes from: its server's games only.
@@ -329,6 +324,18 @@ impl<'a> Call<'a> {
             responder: Responder::new(http, id, token, &bot.answers),
             pressed: false,
         }
+    }
+}
+
+impl Caller {
+    /// What the caller is in the server: whether they manage it, and the roles they hold.
+    fn as_member(&mut self, member: Option<&serenity::Member>) {
+        self.manages = member
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild());
+        self.roles = member
+            .map(|m| m.roles.iter().map(|r| r.to_string()).collect())
+            .unwrap_or_default();
     }
 }
 
@@ -439,16 +446,7 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
             _ => None,
         })
         .collect();
-    c.caller.manages = interaction
-        .member
-        .as_ref()
-        .and_then(|m| m.permissions)
-        .is_some_and(|p| p.manage_guild());
-    c.caller.roles = interaction
-        .member
-        .as_ref()
-        .map(|m| m.roles.iter().map(|r| r.to_string()).collect())
-        .unwrap_or_default();
+    c.caller.as_member(interaction.member.as_deref());
     if ctx.command().qualified_name == "teamgame start" {
         c.caller.server = server_name(ctx.http(), interaction.guild_id).await;
     }
@@ -554,6 +552,7 @@ pub async fn pressed(http: &Http, bot: &Bot, press: &ComponentInteraction) {
         (press.id, &press.token),
         press.attachment_size_limit,
     );
+    c.caller.as_member(press.member.as_ref());
     match Button::parse(&press.data.custom_id) {
         Some(button) => {
             let command = button.command();

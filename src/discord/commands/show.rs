@@ -5,9 +5,10 @@
 use super::{user_ids, Call, STYLE};
 use crate::commands::Answer;
 use crate::discord::button::Button;
-use crate::discord::post::Reply;
+use crate::discord::post::{self, Reply};
 use crate::service::text::{self, Style};
-use crate::service::{GameView, News, TournamentDone, TournamentStatus};
+use crate::service::{GameView, News, TeamAnswer, TeamChallenge, TournamentDone, TournamentStatus};
+use poise::serenity_prelude::{self as serenity, ChannelId};
 
 /// Shows what a command did.
 pub(super) async fn show(c: &Call<'_>, answer: Answer) {
@@ -60,6 +61,33 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             c.answer(Reply::private(said)).await;
             // The turn played (or the window opened again) is told in the game's thread.
             c.bot.deliver_due(c.http).await;
+        }
+        Answer::TeamChallenged(ch) => team_challenged(c, ch).await,
+        Answer::TeamHome(home) => {
+            c.answer(Reply::text(text::team_home(home.as_deref(), STYLE)))
+                .await
+        }
+        Answer::TeamAnswered(TeamAnswer::Accepted(view)) => {
+            let said = text::team_challenge_accepted(&view, &c.caller.who, STYLE);
+            c.answer(Reply::text(said)).await;
+            // The opening is told in each server's thread, each opened as it is told.
+            c.bot.deliver_due(c.http).await;
+        }
+        Answer::TeamAnswered(TeamAnswer::Declined(ch)) => {
+            let said = text::team_challenge_declined(&ch, &c.caller.who, STYLE);
+            c.answer(Reply::text(said.clone())).await;
+            // The challenging server is told where the challenge was made.
+            if let Some(channel) = ch.from_channel.as_deref().and_then(post::parse_id) {
+                let nonce = format!("tcno{}", ch.id);
+                let told = c
+                    .bot
+                    .poster
+                    .post(c.http, ChannelId::new(channel), &Reply::text(said), &nonce)
+                    .await;
+                if let Err(e) = told {
+                    tracing::warn!(challenge = ch.id, error = %e, "could not tell the challenger's server");
+                }
+            }
         }
         Answer::TeamGames { games, record } => {
             c.answer(Reply::private(text::team_games(&games, record, STYLE)))
@@ -258,6 +286,38 @@ async fn started(c: &Call<'_>, mut view: GameView, png: Option<Vec<u8>>, begun: 
     }
     // taflbot's first move, where it moves first (`wake_bot` looks).
     c.service.wake_bot(&view);
+}
+
+/// Shows a challenge to another server in that server's home, with its buttons; where Discord
+/// will not take it there, the challenge is withdrawn and its maker told why.
+async fn team_challenged(c: &Call<'_>, ch: TeamChallenge) {
+    let shown = Reply::text(text::team_challenge_shown(&ch, STYLE))
+        .button(Button::TeamAccept(ch.id))
+        .button(Button::TeamDecline(ch.id));
+    let posted = match post::parse_id(&ch.to_channel) {
+        Some(home) => {
+            let nonce = format!("tc{}", ch.id);
+            c.bot
+                .poster
+                .post(c.http, ChannelId::new(home), &shown, &nonce)
+                .await
+        }
+        None => Err(serenity::Error::Other("the home is not a Discord channel")),
+    };
+    match posted {
+        Ok(()) => {
+            c.answer(Reply::text(text::team_challenge_made(&ch, STYLE)))
+                .await
+        }
+        Err(e) => {
+            tracing::warn!(challenge = ch.id, error = %e, "a team challenge could not be shown");
+            if let Err(e) = c.service.withdraw_team_challenge(ch.id).await {
+                tracing::warn!(challenge = ch.id, error = %e, "could not withdraw a team challenge");
+            }
+            let said = text::team_challenge_not_shown(&ch, STYLE);
+            c.answer(Reply::private(said)).await
+        }
+    }
 }
 
 /// How a game began.

@@ -7,13 +7,16 @@
 //! - this file: the teams, who votes for which side, and a team game's start;
 //! - `votes.rs`: a vote cast or changed, and a window closed (its turn played, or repeated);
 //! - `record.rs`: a server's team games, going and ended, and its record;
-//! - `tally.rs`: the count of a window's votes, pure.
+//! - `tally.rs`: the count of a window's votes, pure;
+//! - `servers.rs`: a server against another: its home, the challenge and its answer.
 
 mod record;
+mod servers;
 mod tally;
 mod votes;
 
 pub use record::{TeamGames, TeamLine, RECORD_SHOWN};
+pub use servers::{ServerSeen, TeamAnswer, TeamChallenge, MAX_TEAM_CHALLENGES};
 pub use tally::{VoteTally, TALLY_SHOWN};
 pub use votes::{Voted, WindowClosed};
 
@@ -95,14 +98,22 @@ pub enum Membership {
     Unknown,
 }
 
-/// Where the service asks what [`Membership`] a voter has: Discord's member list in the bot; the
-/// local mode and most tests have none.
+/// Where the service asks what [`Membership`] a voter has, and what a server is: Discord in the
+/// bot; the local mode and most tests have none.
 pub trait Roster: Send + Sync {
     fn membership<'a>(
         &'a self,
         guild: &'a str,
         member: &'a str,
     ) -> Pin<Box<dyn Future<Output = Membership> + Send + 'a>>;
+
+    /// Whether taflbot is in server `guild`, and its name.
+    fn server<'a>(
+        &'a self,
+        _guild: &'a str,
+    ) -> Pin<Box<dyn Future<Output = ServerSeen> + Send + 'a>> {
+        Box::pin(async { ServerSeen::Unknown })
+    }
 }
 
 /// No roster: every vote stands as cast.
@@ -147,6 +158,16 @@ fn side_name(side: Side) -> &'static str {
         Side::Attackers => "attackers",
         Side::Defenders => "defenders",
     }
+}
+
+/// A side of a team game as stored: who votes for it, who captains it, and where it plays.
+pub(super) struct TeamSideRow<'a> {
+    pub guild: &'a str,
+    pub role: Option<&'a str>,
+    pub captain: Option<i64>,
+    pub ping: bool,
+    /// The channel of the side's own thread, where it is not the game's (a game of two servers).
+    pub channel: Option<&'a str>,
 }
 
 /// The player that stands for a team: every member of `guild`, or those of `role`.
@@ -255,7 +276,7 @@ impl Service {
         };
         let mut tx = self.write().await?;
         let captain = self.player_id(&mut tx, &by.person).await?;
-        self.check_team_room(&mut tx, &guild, captain).await?;
+        self.check_team_room(&mut tx, &guild, Some(captain)).await?;
         let ids = [
             self.player_id(&mut tx, &attackers.0).await?,
             self.player_id(&mut tx, &defenders.0).await?,
@@ -274,31 +295,51 @@ impl Service {
             if !person.is_team() {
                 continue;
             }
-            sqlx::query(
-                "INSERT INTO team_sides (game_id, side, guild, role, captain, ping)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(id)
-            .bind(side_name(side))
-            .bind(&guild)
-            .bind(role.map(|r| r.id.as_str()))
-            .bind(captain)
-            .bind(Flag(terms.ping && role.is_some()))
-            .execute(&mut *tx)
-            .await?;
+            let team = TeamSideRow {
+                guild: &guild,
+                role: role.map(|r| r.id.as_str()),
+                captain: Some(captain),
+                ping: terms.ping && role.is_some(),
+                channel: None,
+            };
+            self.add_team_side(&mut tx, id, side, &team).await?;
         }
         let view = self.load(&mut tx, id).await?.view();
         tx.commit().await?;
         Ok(view)
     }
 
+    /// Stores who votes for `side` of team game `game`.
+    async fn add_team_side(
+        &self,
+        conn: &mut AnyConnection,
+        game: i64,
+        side: Side,
+        team: &TeamSideRow<'_>,
+    ) -> Result<(), ServiceError> {
+        sqlx::query(
+            "INSERT INTO team_sides (game_id, side, guild, role, captain, ping, channel)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(game)
+        .bind(side_name(side))
+        .bind(team.guild)
+        .bind(team.role)
+        .bind(team.captain)
+        .bind(Flag(team.ping))
+        .bind(team.channel)
+        .execute(&mut *conn)
+        .await?;
+        Ok(())
+    }
+
     /// Refuses a new team game where the server has as many going as it may, or the starter
-    /// has started one that goes on.
+    /// (where one is named) has started one that goes on.
     async fn check_team_room(
         &self,
         conn: &mut AnyConnection,
         guild: &str,
-        starter: i64,
+        starter: Option<i64>,
     ) -> Result<(), ServiceError> {
         let (going, theirs): (i64, i64) = sqlx::query_as(
             "SELECT COUNT(DISTINCT g.id),
@@ -307,7 +348,7 @@ impl Service {
              WHERE g.status = 'active' AND t.guild = $1",
         )
         .bind(guild)
-        .bind(starter)
+        .bind(starter.unwrap_or(-1))
         .fetch_one(&mut *conn)
         .await?;
         if going >= MAX_TEAM_GAMES {

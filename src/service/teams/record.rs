@@ -75,7 +75,11 @@ impl Service {
                 result: row.result,
                 to_move,
                 deadline: row.deadline,
-                thread: row.thread.clone(),
+                // A game between two servers: the second's thread is its own.
+                thread: match row.second() {
+                    Some(second) if second.guild == guild => second.thread,
+                    _ => row.thread.clone(),
+                },
             };
             if active {
                 out.going.push(line);

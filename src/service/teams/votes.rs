@@ -160,7 +160,7 @@ impl Service {
             turn_number: loaded.game.turns().len() as i64 + 1,
             ply,
             side,
-            place: loaded.row.thread.clone().or(loaded.row.channel.clone()),
+            place: loaded.view().place_of(side).map(str::to_string),
             count_post,
         })
     }

@@ -230,6 +230,12 @@ pub fn post(n: &News, view: &GameView, s: &dyn Style) -> String {
 pub fn call_to_move(view: &GameView, s: &dyn Style) -> String {
     match &view.waiting_for {
         Some(next) if view.bot_to_move() => format!("{} is thinking.", s.name(next)),
+        // The other server's team, seen from this server's thread.
+        Some(team) if view.seen_from.is_some_and(|side| side != view.to_move) => format!(
+            "{} votes until {}.",
+            s.name(team),
+            s.time_and_distance(view.deadline)
+        ),
         Some(team) if team.is_team() => format!(
             "{}, your vote: {} until {}.",
             s.name(team),

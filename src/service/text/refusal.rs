@@ -293,6 +293,36 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             "only the server's managers and the captain of game #{id} close its window early"
         ),
         NoVotesYet(id) => format!("nobody has voted in game #{id}'s window yet"),
+        BadServer(text) => format!(
+            "a server is named by its id, the digits Discord copies with Copy Server ID, not \"{}\"",
+            quoted(text)
+        ),
+        SameServer => format!(
+            "a server cannot challenge itself: two of its roles play with {}",
+            s.code("/teamgame start attackers:@role defenders:@role")
+        ),
+        NotInThatServer(id) => {
+            format!("server {id} has not added taflbot: one of its managers adds it first")
+        }
+        NoTeamHome(team) => format!(
+            "{} has no home for team games: one of its managers chooses one with {}",
+            s.name(team),
+            s.code("/teamgame home")
+        ),
+        OneServerHere => {
+            "the local mode has one server: a challenge to another server is made on Discord"
+                .to_string()
+        }
+        TooManyTeamChallenges(n) => format!(
+            "a server may have {n} challenges to or from other servers open at once: wait for an answer"
+        ),
+        TeamChallengeOpen(id) => format!(
+            "team challenge #{id} between these servers is open already: wait for its answer"
+        ),
+        NoTeamChallenge(id) => format!("team challenge #{id} is not open any more"),
+        NotYourTeamChallenge(id) => format!(
+            "team challenge #{id} is answered by the managers of the server challenged"
+        ),
         PositionChanged(id) => format!(
             "the position of game #{id} changed while you moved: look again and retry"
         ),

@@ -2,7 +2,7 @@
 
 use super::Style;
 use crate::rules::Side;
-use crate::service::{GameView, Person, TeamGames, TeamLine, Voted};
+use crate::service::{GameView, Person, SideChoice, TeamChallenge, TeamGames, TeamLine, Voted};
 
 /// A team game begun, as its starter is answered.
 pub fn team_started(who: &Person, view: &GameView, s: &dyn Style) -> String {
@@ -116,4 +116,104 @@ pub fn team_games(g: &TeamGames, record: bool, s: &dyn Style) -> String {
         out.extend(g.going.iter().map(|l| line(l, s)));
     }
     out.join("\n")
+}
+
+/// A challenge between servers: its terms, as both servers read them.
+fn challenge_terms(c: &TeamChallenge, s: &dyn Style) -> String {
+    let sides = match c.side {
+        SideChoice::Random => "sides drawn by lot".to_string(),
+        SideChoice::Attackers => format!(
+            "{} plays the {}",
+            s.name(&c.from),
+            c.variant.side_name(Side::Attackers)
+        ),
+        SideChoice::Defenders => format!(
+            "{} plays the {}",
+            s.name(&c.from),
+            c.variant.side_name(Side::Defenders)
+        ),
+    };
+    format!(
+        "a team game of {} ({sides}, each turn a window of {} {})",
+        s.strong(c.variant.name),
+        c.hours,
+        if c.hours == 1 { "hour" } else { "hours" }
+    )
+}
+
+/// A challenge between servers, as it is shown in the home of the server challenged, above
+/// its buttons.
+pub fn team_challenge_shown(c: &TeamChallenge, s: &dyn Style) -> String {
+    format!(
+        "{} challenges {} to {}. Team challenge #{}, made by {}: this server's managers accept or decline it below, until {}.",
+        s.name(&c.from),
+        s.name(&c.to),
+        challenge_terms(c, s),
+        c.id,
+        s.name(&c.by),
+        s.time(c.expires_at)
+    )
+}
+
+/// A challenge between servers made, as its maker is told.
+pub fn team_challenge_made(c: &TeamChallenge, s: &dyn Style) -> String {
+    format!(
+        "Team challenge #{} is shown in {}'s home: {}. Its managers accept or decline it there, until {}.",
+        c.id,
+        s.name(&c.to),
+        challenge_terms(c, s),
+        s.time(c.expires_at)
+    )
+}
+
+/// A challenge between servers that could not be shown in the other server's home, withdrawn.
+pub fn team_challenge_not_shown(c: &TeamChallenge, s: &dyn Style) -> String {
+    format!(
+        "Discord would not let taflbot post in {}'s home for team games, so team challenge #{} is withdrawn: one of its managers chooses a channel where taflbot may post, with {}.",
+        s.name(&c.to),
+        c.id,
+        s.code("/teamgame home")
+    )
+}
+
+/// A challenge between servers declined, as both servers are told.
+pub fn team_challenge_declined(c: &TeamChallenge, by: &Person, s: &dyn Style) -> String {
+    format!(
+        "{} declined team challenge #{} from {} ({} answered).",
+        s.name(&c.to),
+        c.id,
+        s.name(&c.from),
+        s.name(by)
+    )
+}
+
+/// A challenge between servers accepted: the game begun, each server in its own thread.
+pub fn team_challenge_accepted(view: &GameView, by: &Person, s: &dyn Style) -> String {
+    let sides = |side: Side| {
+        format!(
+            "{} the {}",
+            s.name(&view.players[side]),
+            view.variant.side_name(side)
+        )
+    };
+    format!(
+        "{} accepted: team game #{} ({}) has begun, {} against {}. Each server votes for its side in its own thread, with {}.",
+        s.name(by),
+        view.id,
+        view.variant.name,
+        sides(Side::Attackers),
+        sides(Side::Defenders),
+        s.code("/vote")
+    )
+}
+
+/// The server's home for team games set, or taken away.
+pub fn team_home(home: Option<&str>, s: &dyn Style) -> String {
+    match home {
+        Some(channel) => format!(
+            "This server's home for team games is {}: challenges from other servers are shown here, and its thread of each game between servers is opened here.",
+            s.place(channel).unwrap_or_else(|| "this channel".to_string())
+        ),
+        None => "This server has no home for team games now: no other server can challenge it.".to_string(),
+    }
 }

@@ -4,12 +4,7 @@
 //! neither is refused and one who left the server is not counted.
 
 use crate::fake_discord::{not_a_manager, s, Member, Opt};
-use crate::support::{Harness, ALICE, BOB, CAROL, CHANNEL};
-
-const TAFLBOT: Member = Member {
-    id: crate::fake_discord::APP,
-    name: "taflbot",
-};
+use crate::support::{Harness, ALICE, BOB, CAROL, CHANNEL, TAFLBOT};
 
 const DAVE: Member = Member {
     id: 400_000_000_000_000_004,

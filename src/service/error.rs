@@ -263,6 +263,8 @@ pub enum ServiceError {
     NoTeamHome(Person),
     /// The local mode has one server: no other to challenge.
     OneServerHere,
+    /// The server challenged declined this server's last challenge lately: not again until then.
+    DeclinedLately(i64),
     /// A server has as many challenges between servers open as it may.
     TooManyTeamChallenges(i64),
     /// A challenge between these servers is open already (its number).

@@ -88,9 +88,9 @@ pub use takeback::Takeback;
 pub use teams::{
     team_person, Member, Membership, NoRoster, Roster, ServerSeen, TeamAnswer, TeamChallenge,
     TeamGames, TeamLine, TeamOpponent, TeamRole, TeamTerms, VoteTally, Voted, WindowClosed,
-    DEFAULT_WINDOW_HOURS, EMPTY_WINDOWS_LOSE, LOCAL_SERVER, MAX_TEAM_CHALLENGES, MAX_TEAM_GAMES,
-    MAX_TEAM_GAMES_STARTED, MAX_TURN_MOVES, MAX_WINDOW_HOURS, MIN_WINDOW_HOURS, RECORD_SHOWN,
-    TALLY_SHOWN,
+    DECLINED_PAUSE, DEFAULT_WINDOW_HOURS, EMPTY_WINDOWS_LOSE, LOCAL_SERVER, MAX_TEAM_CHALLENGES,
+    MAX_TEAM_GAMES, MAX_TEAM_GAMES_STARTED, MAX_TURN_MOVES, MAX_WINDOW_HOURS, MIN_WINDOW_HOURS,
+    RECORD_SHOWN, TALLY_SHOWN,
 };
 pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE, HINT_SHARE};
 pub use tournaments::Status as TournamentStatus;

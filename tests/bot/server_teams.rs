@@ -12,7 +12,7 @@ use taflbot::rules::Side;
 use taflbot::service::shown::Shown;
 use taflbot::service::{
     Member, Membership, News, Person, Roster, Scope, ServerSeen, Service, ServiceError, SideChoice,
-    TeamAnswer, TeamTerms, TestClock,
+    TeamAnswer, TeamTerms, TestClock, DECLINED_PAUSE,
 };
 
 use crate::fake_discord::{in_guild, not_a_manager, s, Fake, Member as User, Opt, GUILD};
@@ -98,7 +98,7 @@ async fn two_servers(svc: &Service) -> (Service, Service) {
 
 #[tokio::test]
 async fn a_challenge_is_refused_with_a_reason_and_nothing_kept() {
-    let (svc, _) = service_at(":memory:", T0).await;
+    let (svc, clock) = service_at(":memory:", T0).await;
     let (hall, keep) = two_servers(&svc).await;
     let refused = |e: ServiceError| format!("{e:?}");
     let challenge = |who: Member, target: &'static str| {
@@ -172,6 +172,10 @@ async fn a_challenge_is_refused_with_a_reason_and_nothing_kept() {
         .await
         .unwrap_err();
     assert!(matches!(late, ServiceError::NoTeamChallenge(_)));
+    // Declined, the Keep is not challenged again by the Hall for a day; then it may be.
+    let soon = challenge(manager(alice()), KEEP).await.unwrap_err();
+    assert!(matches!(soon, ServiceError::DeclinedLately(at) if at == T0 + DECLINED_PAUSE));
+    clock.advance(DECLINED_PAUSE);
     challenge(manager(alice()), KEEP).await.unwrap();
 }
 

@@ -16,7 +16,7 @@ mod tally;
 mod votes;
 
 pub use record::{TeamGames, TeamLine, RECORD_SHOWN};
-pub use servers::{ServerSeen, TeamAnswer, TeamChallenge, MAX_TEAM_CHALLENGES};
+pub use servers::{ServerSeen, TeamAnswer, TeamChallenge, DECLINED_PAUSE, MAX_TEAM_CHALLENGES};
 pub use tally::{VoteTally, TALLY_SHOWN};
 pub use votes::{Voted, WindowClosed};
 

@@ -12,10 +12,15 @@ use crate::rules::{Side, Variant};
 use crate::service::begin::NewGame;
 use crate::service::challenges::coin;
 use crate::service::rows::{SideChoice, VariantId};
-use crate::service::{GameView, News, Person, Scope, Service, ServiceError, CHALLENGE_LIFETIME};
+use crate::service::{
+    GameView, News, Person, Scope, Service, ServiceError, CHALLENGE_LIFETIME, DAY,
+};
 
 /// Challenges one server may have open at once (made or received).
 pub const MAX_TEAM_CHALLENGES: i64 = 3;
+/// After a server declines a challenge, the challenger may not challenge it again for this long
+/// (its home is not a place to be flooded).
+pub const DECLINED_PAUSE: i64 = DAY;
 
 /// What the front end can say of a server by its id.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -216,6 +221,17 @@ impl Service {
         let pair = |a: &str, b: &str| (a == guild && b == target) || (a == target && b == guild);
         if let Some((id, ..)) = open.iter().find(|(_, a, b)| pair(a, b)) {
             return Err(ServiceError::TeamChallengeOpen(*id));
+        }
+        let declined: Option<i64> = sqlx::query_scalar(
+            "SELECT MAX(created_at) FROM team_challenges
+             WHERE status = 'declined' AND from_guild = $1 AND to_guild = $2",
+        )
+        .bind(&guild)
+        .bind(&target)
+        .fetch_one(&mut *tx)
+        .await?;
+        if let Some(at) = declined.filter(|at| now - at < DECLINED_PAUSE) {
+            return Err(ServiceError::DeclinedLately(at + DECLINED_PAUSE));
         }
         let involving = |g: &str| open.iter().filter(|(_, a, b)| a == g || b == g).count() as i64;
         if involving(&guild) >= MAX_TEAM_CHALLENGES || involving(&target) >= MAX_TEAM_CHALLENGES {

@@ -313,6 +313,10 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             "the local mode has one server: a challenge to another server is made on Discord"
                 .to_string()
         }
+        DeclinedLately(until) => format!(
+            "that server declined this server's last challenge: challenge it again from {}",
+            s.time(*until)
+        ),
         TooManyTeamChallenges(n) => format!(
             "a server may have {n} challenges to or from other servers open at once: wait for an answer"
         ),

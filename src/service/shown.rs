@@ -42,9 +42,7 @@ impl KeptGameNews {
     pub fn wants_thread(&self) -> bool {
         self.news == News::Started && self.view.thread.is_none()
     }
-}
 
-impl KeptGameNews {
     /// What the thread of the server that plays `side` shows, in a game between two servers:
     /// each sees only its own team's votes (the other's window shows as the turn it played) and
     /// reminders; the rest is the same news. Nothing where this news is not for that thread.

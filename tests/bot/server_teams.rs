@@ -278,6 +278,58 @@ async fn both_servers_play_one_game_each_voting_for_its_own_side() {
     );
 }
 
+#[tokio::test]
+async fn a_team_resigns_by_the_vote_that_wins_its_window() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let (hall, keep) = two_servers(&svc).await;
+    let made = hall
+        .challenge_server(&manager(alice()), KEEP, &terms(SideChoice::Attackers), None)
+        .await
+        .unwrap();
+    keep.answer_team_challenge(&manager(bob()), made.id, true)
+        .await
+        .unwrap();
+    let id = 1;
+    let vote = |server: &Service, who: Person, turn: &'static str| {
+        let server = server.clone();
+        async move { server.vote(&member(who), Some(id), None, turn).await }
+    };
+    vote(&hall, carol(), "d2-e2").await.unwrap();
+    hall.close_window_early(&manager(alice()), Some(id), None)
+        .await
+        .unwrap();
+    vote(&keep, dave(), "c4-c3").await.unwrap();
+    keep.close_window_early(&manager(bob()), Some(id), None)
+        .await
+        .unwrap();
+    vote(&hall, carol(), "d6-e6").await.unwrap();
+    hall.close_window_early(&manager(alice()), Some(id), None)
+        .await
+        .unwrap();
+    // The Keep: two vote to resign (however they write it), one for a move.
+    vote(&keep, bob(), "c3-b3").await.unwrap();
+    vote(&keep, carol(), " Resign ").await.unwrap();
+    vote(&keep, dave(), "resign").await.unwrap();
+    let over = keep
+        .close_window_early(&manager(bob()), Some(id), None)
+        .await
+        .unwrap();
+    assert!(
+        matches!(over.news(), News::Resigned { by } if by.name == "The *Keep*"),
+        "{:?}",
+        over.news()
+    );
+    let view = hall.game(id).await.unwrap();
+    assert_eq!(
+        view.outcome.and_then(|o| o.winner),
+        Some(Side::Attackers),
+        "the Hall wins"
+    );
+    let record = keep.team_games().await.unwrap();
+    assert_eq!((record.won, record.lost), (0, 1));
+    assert_eq!(hall.team_games().await.unwrap().won, 1);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_managers_answering_at_once_begin_one_game() {
     let db = scratch("server-teams-race").join("race.db");

@@ -9,9 +9,9 @@ pub(super) const ROWS: [Spec; 7] = [
     Spec {
         name: "vote",
         description: "Vote for your side's turn in a team game.",
-        more: "Only your side's members vote, and only while its window is open; a new vote replaces yours. The thread sees how many voted, not for what, until the window closes.",
+        more: "Only your side's members vote, and only while its window is open; a new vote replaces yours. The thread sees how many voted, not for what, until the window closes. A vote for resign resigns the game for your side where it wins the window.",
         options: &[
-            needed("move", "The turn, e.g. d3-d1 (type to see the legal moves)", Kind::Move),
+            needed("move", "The turn, e.g. d3-d1, or resign (type to see the legal moves)", Kind::Move),
             GAME,
         ],
         read: |a| Ok(Command::Vote { mv: a.needed_text("move")?, game: a.number("game")? }),

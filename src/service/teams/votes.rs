@@ -10,7 +10,11 @@ use super::tally::VoteTally;
 use super::{side_of_member, Member, Membership, EMPTY_WINDOWS_LOSE, MAX_TURN_MOVES};
 use crate::notation::{canonical, read_move};
 use crate::rules::{Game, Side};
-use crate::service::{News, Notice, Service, ServiceError};
+use crate::service::finish::Ending;
+use crate::service::{GameResult, News, Notice, Service, ServiceError};
+
+/// The vote that resigns the game for the team, where it wins the window.
+pub const RESIGN: &str = "resign";
 
 /// A vote kept.
 #[derive(Clone, Debug)]
@@ -47,9 +51,12 @@ struct VoteRow {
 }
 
 /// The steps a vote's turn stores, played on `game` (a copy): the moves in canonical text, and
-/// `end` where the vote stops a berserk chain that could go on. Refused where a move is not
+/// `end` where the vote stops a berserk chain that could go on; or [`RESIGN`] alone. Refused where a move is not
 /// legal, where moves go on past the end of the turn, or where the turn is left unfinished.
 fn read_turn(game: &mut Game, text: &str) -> Result<Vec<String>, ServiceError> {
+    if text.trim().eq_ignore_ascii_case(RESIGN) {
+        return Ok(vec![RESIGN.to_string()]);
+    }
     let words: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
@@ -178,7 +185,9 @@ impl Service {
         let (loaded, _) = self
             .open_window(&mut conn, member, &guild, id, channel)
             .await?;
-        Ok((loaded.row.id, loaded.canonical_moves()))
+        let mut moves = loaded.canonical_moves();
+        moves.push(RESIGN.to_string());
+        Ok((loaded.row.id, moves))
     }
 
     /// The team game a member of `guild` means, loaded, and the side they vote for: refused
@@ -333,6 +342,18 @@ impl Service {
         );
         let team_player = loaded.row.player(side);
         let notice = match tally.winner() {
+            Some(RESIGN) => {
+                loaded.game.resign(side)?;
+                self.finish(&mut tx, &mut loaded, Ending::ByThePlayers, None)
+                    .await?;
+                self.set_empty_windows(&mut tx, id, side, 0).await?;
+                let news = if loaded.row.result == GameResult::Aborted {
+                    News::Aborted { by: team_player }
+                } else {
+                    News::Resigned { by: team_player }
+                };
+                Some(self.notice(&mut tx, id, &news).await?)
+            }
             Some(turn) => {
                 let steps = read_turn(&mut loaded.game, turn)?;
                 let stored: Vec<&str> = steps.iter().map(String::as_str).collect();

@@ -2,10 +2,12 @@
 -- and the challenges between servers.
 --
 -- `team_homes`: where a server's managers see the challenges of other servers, and where its
--- thread of a game between servers is opened. Set by a manager with `/teamgame home`.
+-- thread of a game between servers is opened. Set by a manager with `/teamgame home`, with the
+-- role to ping (`ping_role`, or none) when the server's window in such a game is about to close.
 CREATE TABLE team_homes (
-    guild    TEXT PRIMARY KEY,
-    channel  TEXT NOT NULL,
+    guild     TEXT PRIMARY KEY,
+    channel   TEXT NOT NULL,
+    ping_role TEXT,
     set_by   INTEGER REFERENCES players(id),
     set_at   INTEGER NOT NULL
 );
@@ -34,3 +36,7 @@ CREATE TABLE team_challenges (
     expires_at   INTEGER NOT NULL
 );
 CREATE INDEX team_challenges_open ON team_challenges (status, to_guild, from_guild);
+
+-- The role pinged before a side's window closes where it is not the role that votes: a whole
+-- server's team in a game between servers pings the role its home names.
+ALTER TABLE team_sides ADD COLUMN ping_role TEXT;

@@ -399,7 +399,9 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
         Answer::TeamGames { games, record } => lines.push(text::team_games(&games, record, s)),
         // The local mode has one server: these are refused before they come here.
         Answer::TeamChallenged(ch) => lines.push(text::team_challenge_made(&ch, s)),
-        Answer::TeamHome(home) => lines.push(text::team_home(home.as_deref(), s)),
+        Answer::TeamHome { home, ping } => {
+            lines.push(text::team_home(home.as_deref(), ping.as_ref(), s))
+        }
         Answer::TeamAnswered(crate::service::TeamAnswer::Accepted(view)) => {
             lines.push(text::team_challenge_accepted(&view, me, s))
         }

@@ -1,7 +1,8 @@
 -- A server against another: see the SQLite migration 0020.
 CREATE TABLE team_homes (
-    guild    TEXT PRIMARY KEY,
-    channel  TEXT NOT NULL,
+    guild     TEXT PRIMARY KEY,
+    channel   TEXT NOT NULL,
+    ping_role TEXT,
     set_by   BIGINT REFERENCES players(id),
     set_at   BIGINT NOT NULL
 );
@@ -26,3 +27,5 @@ CREATE TABLE team_challenges (
     expires_at   BIGINT NOT NULL
 );
 CREATE INDEX team_challenges_open ON team_challenges (status, to_guild, from_guild);
+
+ALTER TABLE team_sides ADD COLUMN ping_role TEXT;

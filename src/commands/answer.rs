@@ -119,8 +119,11 @@ pub enum Answer {
     WindowClosed(crate::service::Notice),
     /// A challenge to another server made: shown there, in its home.
     TeamChallenged(crate::service::TeamChallenge),
-    /// The server's home for team games now (none: taken away).
-    TeamHome(Option<String>),
+    /// The server's home for team games now (none: taken away), and the role it pings.
+    TeamHome {
+        home: Option<String>,
+        ping: Option<crate::service::TeamRole>,
+    },
     /// A challenge from another server answered.
     TeamAnswered(crate::service::TeamAnswer),
     /// The server's team games (`record`: its record, else those going on).
@@ -159,7 +162,7 @@ impl std::fmt::Debug for Answer {
             Answer::Voted(v) => write!(f, "Voted(#{}, {})", v.game, v.turn),
             Answer::WindowClosed(n) => write!(f, "WindowClosed(#{})", n.game_id),
             Answer::TeamChallenged(c) => write!(f, "TeamChallenged(#{})", c.id),
-            Answer::TeamHome(home) => write!(f, "TeamHome({home:?})"),
+            Answer::TeamHome { home, .. } => write!(f, "TeamHome({home:?})"),
             Answer::TeamAnswered(crate::service::TeamAnswer::Accepted(view)) => {
                 write!(f, "TeamAccepted(#{})", game(view))
             }

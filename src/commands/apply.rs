@@ -341,8 +341,14 @@ pub async fn apply(
                     .await?,
             )
         }
-        Command::TeamHome { off } => {
-            Answer::TeamHome(svc.set_team_home(&caller.member(), home, off).await?)
+        Command::TeamHome { ping, off } => {
+            let kept = svc
+                .set_team_home(&caller.member(), home, ping.as_ref(), off)
+                .await?;
+            Answer::TeamHome {
+                ping: ping.filter(|_| kept.is_some()),
+                home: kept,
+            }
         }
         Command::TeamAnswer { challenge, accept } => Answer::TeamAnswered(
             svc.answer_team_challenge(&caller.member(), challenge, accept)

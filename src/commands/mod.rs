@@ -395,6 +395,7 @@ pub enum Command {
     },
     /// Make the channel given in this server's home for team games, or take it away.
     TeamHome {
+        ping: Option<crate::service::TeamRole>,
         off: bool,
     },
     /// Answer a challenge from another server (its buttons).

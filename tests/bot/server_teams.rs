@@ -12,7 +12,7 @@ use taflbot::rules::Side;
 use taflbot::service::shown::Shown;
 use taflbot::service::{
     Member, Membership, News, Person, Roster, Scope, ServerSeen, Service, ServiceError, SideChoice,
-    TeamAnswer, TeamTerms, TestClock, DECLINED_PAUSE,
+    TeamAnswer, TeamRole, TeamTerms, TestClock, DECLINED_PAUSE,
 };
 
 use crate::fake_discord::{in_guild, not_a_manager, s, Fake, Member as User, Opt, GUILD};
@@ -90,7 +90,11 @@ fn in_server(svc: &Service, guild: &str) -> Service {
 async fn two_servers(svc: &Service) -> (Service, Service) {
     let svc = svc.clone().with_roster(Arc::new(Servers));
     let (hall, keep) = (in_server(&svc, HALL), in_server(&svc, KEEP));
-    keep.set_team_home(&manager(bob()), Some("keep-home"), false)
+    let keepers = TeamRole {
+        id: "909".into(),
+        name: "Keepers".into(),
+    };
+    keep.set_team_home(&manager(bob()), Some("keep-home"), Some(&keepers), false)
         .await
         .unwrap();
     (hall, keep)
@@ -121,12 +125,13 @@ async fn a_challenge_is_refused_with_a_reason_and_nothing_kept() {
     }
     // A home is chosen by a manager only, and the local mode has no other server.
     assert!(matches!(
-        keep.set_team_home(&member(carol()), Some("elsewhere"), false)
+        keep.set_team_home(&member(carol()), Some("elsewhere"), None, false)
             .await,
         Err(ServiceError::NotManager)
     ));
     assert!(matches!(
-        svc.set_team_home(&manager(carol()), None, false).await,
+        svc.set_team_home(&manager(carol()), None, None, false)
+            .await,
         Err(ServiceError::OneServerHere)
     ));
     let open: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM team_challenges")
@@ -141,7 +146,7 @@ async fn a_challenge_is_refused_with_a_reason_and_nothing_kept() {
     assert_eq!(made.to_channel, "keep-home");
     let again = challenge(manager(dave()), KEEP).await.unwrap_err();
     assert!(matches!(again, ServiceError::TeamChallengeOpen(id) if id == made.id));
-    hall.set_team_home(&manager(alice()), Some("hall-home"), false)
+    hall.set_team_home(&manager(alice()), Some("hall-home"), None, false)
         .await
         .unwrap();
     let back = keep
@@ -228,10 +233,16 @@ async fn both_servers_play_one_game_each_voting_for_its_own_side() {
         .await
         .unwrap();
     assert_eq!(cast.place.as_deref(), Some("hall-chan"));
+    // The Hall chose no role to ping; the Keep's home names one.
+    assert_eq!(svc.role_to_remind(id).await.unwrap(), None);
     let closed = hall
         .close_window_early(&manager(alice()), Some(id), None)
         .await
         .unwrap();
+    assert_eq!(
+        svc.role_to_remind(id).await.unwrap().as_deref(),
+        Some("909")
+    );
     let cast = keep
         .vote(&member(dave()), None, Some("keep-home"), "c4-c3")
         .await
@@ -364,6 +375,8 @@ async fn two_managers_answering_at_once_begin_one_game() {
 const KEEP_GUILD: u64 = 810_000_000_000_000_000;
 /// Its home for team games.
 const KEEP_HOME: u64 = 710_000_000_000_000_002;
+/// The role the Keep pings before its windows close.
+const KEEPERS: u64 = 720_000_000_000_000_003;
 const DAVE: User = User {
     id: 400_000_000_000_000_004,
     name: "dave",
@@ -448,7 +461,14 @@ async fn two_servers_on_two_shards_play_a_game_to_its_end() {
         "{}",
         refused.content()
     );
-    let home = keep(BOB, KEEP_HOME, "teamgame home", &[]).await;
+    let home = keep(
+        BOB,
+        KEEP_HOME,
+        "teamgame home",
+        &[("ping", Opt::Role(KEEPERS, "Keepers"))],
+    )
+    .await;
+    assert!(home.content().contains("Keepers"), "{}", home.content());
     assert!(
         home.content().contains(&format!("<#{KEEP_HOME}>")),
         "{}",
@@ -518,6 +538,19 @@ async fn two_servers_on_two_shards_play_a_game_to_its_end() {
         "{}",
         early.content()
     );
+    // The Keep's window pings its role a quarter of the window's two hours before it closes,
+    // in its own thread only.
+    clock.advance(90 * 60 + 60);
+    let reminder = fake
+        .wait_post("the Keep's reminder", |p| {
+            p.content.starts_with(&format!("<@&{KEEPERS}>"))
+        })
+        .await;
+    assert_eq!(reminder.channel, keep_thread);
+    assert!(fake
+        .posts_in(hall_thread)
+        .iter()
+        .all(|p| !p.content.contains("<@&")));
     // The game to its end: each side's member votes in its own thread, its captain closes the
     // window, and the other server sees the turn played.
     let turns = [

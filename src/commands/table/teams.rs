@@ -80,9 +80,12 @@ pub(super) const ROWS: [Spec; 7] = [
     Spec {
         name: "teamgame home",
         description: "Make this channel where other servers challenge this one (for managers).",
-        more: "Challenges from other servers are shown here, and this server's thread of each game between servers is opened here. off:true takes the home away: no server can challenge this one then.",
-        options: &[opt("off", "Take the home away (default: false)", Kind::Flag)],
-        read: |a| Ok(Command::TeamHome { off: a.flag_or("off", false)? }),
+        more: "Challenges from other servers are shown here, and this server's thread of each game between servers is opened here. ping:@role pings that role before this server's windows close in those games. off:true takes the home away: no server can challenge this one then.",
+        options: &[
+            opt("ping", "A role to ping before this server's windows close (default: none)", Kind::Role),
+            opt("off", "Take the home away (default: false)", Kind::Flag),
+        ],
+        read: |a| Ok(Command::TeamHome { ping: a.role("ping")?, off: a.flag_or("off", false)? }),
         ..ROW
     },
     Spec {

@@ -63,9 +63,9 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             c.bot.deliver_due(c.http).await;
         }
         Answer::TeamChallenged(ch) => team_challenged(c, ch).await,
-        Answer::TeamHome(home) => {
-            c.answer(Reply::text(text::team_home(home.as_deref(), STYLE)))
-                .await
+        Answer::TeamHome { home, ping } => {
+            let said = text::team_home(home.as_deref(), ping.as_ref(), STYLE);
+            c.answer(Reply::text(said)).await
         }
         Answer::TeamAnswered(TeamAnswer::Accepted(view)) => {
             let said = text::team_challenge_accepted(&view, &c.caller.who, STYLE);

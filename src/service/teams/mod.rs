@@ -138,6 +138,8 @@ pub(super) struct TeamSide {
     pub role: Option<String>,
     pub captain: Option<i64>,
     pub ping: Flag,
+    /// The role pinged where the side is a whole server (a game between servers), if any.
+    pub ping_role: Option<String>,
     /// Windows in a row closed without a vote.
     pub empty: i64,
 }
@@ -166,6 +168,8 @@ pub(super) struct TeamSideRow<'a> {
     pub role: Option<&'a str>,
     pub captain: Option<i64>,
     pub ping: bool,
+    /// The role to ping before its window closes, where it is not the role that votes.
+    pub ping_role: Option<&'a str>,
     /// The channel of the side's own thread, where it is not the game's (a game of two servers).
     pub channel: Option<&'a str>,
 }
@@ -300,6 +304,7 @@ impl Service {
                 role: role.map(|r| r.id.as_str()),
                 captain: Some(captain),
                 ping: terms.ping && role.is_some(),
+                ping_role: None,
                 channel: None,
             };
             self.add_team_side(&mut tx, id, side, &team).await?;
@@ -318,8 +323,8 @@ impl Service {
         team: &TeamSideRow<'_>,
     ) -> Result<(), ServiceError> {
         sqlx::query(
-            "INSERT INTO team_sides (game_id, side, guild, role, captain, ping, channel)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO team_sides (game_id, side, guild, role, captain, ping, ping_role, channel)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(game)
         .bind(side_name(side))
@@ -327,6 +332,7 @@ impl Service {
         .bind(team.role)
         .bind(team.captain)
         .bind(Flag(team.ping))
+        .bind(team.ping_role)
         .bind(team.channel)
         .execute(&mut *conn)
         .await?;
@@ -361,16 +367,20 @@ impl Service {
     }
 
     /// The role to ping when the window open now in team game `game` is about to close: the
-    /// role of the side to move, where its team chose to be pinged.
+    /// role of the side to move, where its team chose to be pinged; for a whole server in a game
+    /// between servers, the role its home names.
     pub async fn role_to_remind(&self, game: i64) -> Result<Option<String>, ServiceError> {
         let mut conn = self.pool.acquire().await?;
         let loaded = self.load(&mut conn, game).await?;
         let side = loaded.game.position().turn();
         let sides = self.team_sides(&mut conn, game).await?;
-        Ok(sides
-            .into_iter()
-            .find(|s| s.side() == side && s.ping.0)
-            .and_then(|s| s.role))
+        Ok(sides.into_iter().find(|s| s.side() == side).and_then(|s| {
+            if s.ping.0 {
+                s.role
+            } else {
+                s.ping_role
+            }
+        }))
     }
 
     /// The sides of a team game that teams play (one against taflbot, two between roles).
@@ -380,7 +390,7 @@ impl Service {
         game: i64,
     ) -> Result<Vec<TeamSide>, ServiceError> {
         Ok(sqlx::query_as(
-            "SELECT side, guild, role, captain, ping, empty FROM team_sides WHERE game_id = $1
+            "SELECT side, guild, role, captain, ping, ping_role, empty FROM team_sides WHERE game_id = $1
              ORDER BY side",
         )
         .bind(game)

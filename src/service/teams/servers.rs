@@ -6,7 +6,7 @@
 
 use sqlx::AnyConnection;
 
-use super::{side_name, team_person, Member, TeamSideRow, TeamTerms};
+use super::{side_name, team_person, Member, TeamRole, TeamSideRow, TeamTerms};
 use super::{DEFAULT_WINDOW_HOURS, MAX_WINDOW_HOURS, MIN_WINDOW_HOURS};
 use crate::rules::{Side, Variant};
 use crate::service::begin::NewGame;
@@ -122,12 +122,14 @@ impl Scope {
 }
 
 impl Service {
-    /// Makes `channel` this server's home for team games, for `by`, a manager; or, `off`,
-    /// leaves the server without one (it can no longer be challenged). The channel kept, if any.
+    /// Makes `channel` this server's home for team games, for `by`, a manager, with the role
+    /// to `ping` before the server's windows close in games between servers (or none); or,
+    /// `off`, leaves the server without one (it can no longer be challenged). The channel kept.
     pub async fn set_team_home(
         &self,
         by: &Member,
         channel: Option<&str>,
+        ping: Option<&TeamRole>,
         off: bool,
     ) -> Result<Option<String>, ServiceError> {
         let guild = self.scope.own_server()?.to_string();
@@ -148,11 +150,14 @@ impl Service {
         };
         let setter = self.player_id(&mut tx, &by.person).await?;
         sqlx::query(
-            "INSERT INTO team_homes (guild, channel, set_by, set_at) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (guild) DO UPDATE SET channel = $2, set_by = $3, set_at = $4",
+            "INSERT INTO team_homes (guild, channel, ping_role, set_by, set_at)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (guild) DO UPDATE SET channel = $2, ping_role = $3, set_by = $4,
+                 set_at = $5",
         )
         .bind(&guild)
         .bind(channel)
+        .bind(ping.map(|r| r.id.as_str()))
         .bind(setter)
         .bind(self.now())
         .execute(&mut *tx)
@@ -314,6 +319,21 @@ impl Service {
         }
         self.check_team_room(&mut tx, &row.from_guild, None).await?;
         self.check_team_room(&mut tx, &row.to_guild, None).await?;
+        // The role each server pings before its windows close, as its home names it now.
+        let ping_of = |guild: &str| {
+            sqlx::query_scalar::<_, Option<String>>(
+                "SELECT ping_role FROM team_homes WHERE guild = $1",
+            )
+            .bind(guild.to_string())
+        };
+        let from_ping = ping_of(&row.from_guild)
+            .fetch_optional(&mut *tx)
+            .await?
+            .flatten();
+        let to_ping = ping_of(&row.to_guild)
+            .fetch_optional(&mut *tx)
+            .await?
+            .flatten();
         let challenger_attacks = match challenge.side {
             SideChoice::Attackers => true,
             SideChoice::Defenders => false,
@@ -324,6 +344,7 @@ impl Service {
             role: None,
             captain: Some(row.challenger),
             ping: false,
+            ping_role: from_ping.as_deref(),
             channel: row.from_channel.as_deref(),
         };
         let to = TeamSideRow {
@@ -331,6 +352,7 @@ impl Service {
             role: None,
             captain: Some(answerer),
             ping: false,
+            ping_role: to_ping.as_deref(),
             channel: Some(&row.to_channel),
         };
         let ((attackers, a_side), (defenders, d_side)) = if challenger_attacks {

@@ -2,7 +2,9 @@
 
 use super::Style;
 use crate::rules::Side;
-use crate::service::{GameView, Person, SideChoice, TeamChallenge, TeamGames, TeamLine, Voted};
+use crate::service::{
+    GameView, Person, SideChoice, TeamChallenge, TeamGames, TeamLine, TeamRole, Voted,
+};
 
 /// A team game begun, as its starter is answered.
 pub fn team_started(who: &Person, view: &GameView, s: &dyn Style) -> String {
@@ -207,13 +209,21 @@ pub fn team_challenge_accepted(view: &GameView, by: &Person, s: &dyn Style) -> S
     )
 }
 
-/// The server's home for team games set, or taken away.
-pub fn team_home(home: Option<&str>, s: &dyn Style) -> String {
-    match home {
-        Some(channel) => format!(
-            "This server's home for team games is {}: challenges from other servers are shown here, and its thread of each game between servers is opened here.",
-            s.place(channel).unwrap_or_else(|| "this channel".to_string())
+/// The server's home for team games set (with the role it pings), or taken away.
+pub fn team_home(home: Option<&str>, ping: Option<&TeamRole>, s: &dyn Style) -> String {
+    let Some(channel) = home else {
+        return "This server has no home for team games now: no other server can challenge it."
+            .to_string();
+    };
+    let ping = match ping {
+        Some(role) => format!(
+            " The role {} is pinged before this server's windows close in those games.",
+            s.name(&Person::new(format!("role:{}", role.id), &role.name))
         ),
-        None => "This server has no home for team games now: no other server can challenge it.".to_string(),
-    }
+        None => String::new(),
+    };
+    format!(
+        "This server's home for team games is {}: challenges from other servers are shown here, and its thread of each game between servers is opened here.{ping}",
+        s.place(channel).unwrap_or_else(|| "this channel".to_string())
+    )
 }

@@ -6,6 +6,15 @@ use crate::service::{
     GameView, Person, SideChoice, TeamChallenge, TeamGames, TeamLine, TeamRole, Voted,
 };
 
+/// A team and the side it plays, as a game's start names them.
+fn team_side(view: &GameView, side: Side, s: &dyn Style) -> String {
+    format!(
+        "{} the {}",
+        s.name(&view.players[side]),
+        view.variant.side_name(side)
+    )
+}
+
 /// A team game begun, as its starter is answered.
 pub fn team_started(who: &Person, view: &GameView, s: &dyn Style) -> String {
     let place = view
@@ -14,13 +23,7 @@ pub fn team_started(who: &Person, view: &GameView, s: &dyn Style) -> String {
         .map(|p| format!(" It is played in {p}."))
         .unwrap_or_default();
     let hours = view.vote_window.unwrap_or(0) / 3600;
-    let sides = |side: Side| {
-        format!(
-            "{} the {}",
-            s.name(&view.players[side]),
-            view.variant.side_name(side)
-        )
-    };
+    let sides = |side| team_side(view, side, s);
     let level = view
         .bot
         .map(|(_, level)| format!(", taflbot at level {level}"))
@@ -122,17 +125,17 @@ pub fn team_games(g: &TeamGames, record: bool, s: &dyn Style) -> String {
 
 /// A challenge between servers: its terms, as both servers read them.
 fn challenge_terms(c: &TeamChallenge, s: &dyn Style) -> String {
-    let sides = match c.side {
-        SideChoice::Random => "sides drawn by lot".to_string(),
-        SideChoice::Attackers => format!(
+    let side = match c.side {
+        SideChoice::Random => None,
+        SideChoice::Attackers => Some(Side::Attackers),
+        SideChoice::Defenders => Some(Side::Defenders),
+    };
+    let sides = match side {
+        None => "sides drawn by lot".to_string(),
+        Some(side) => format!(
             "{} plays the {}",
             s.name(&c.from),
-            c.variant.side_name(Side::Attackers)
-        ),
-        SideChoice::Defenders => format!(
-            "{} plays the {}",
-            s.name(&c.from),
-            c.variant.side_name(Side::Defenders)
+            c.variant.side_name(side)
         ),
     };
     format!(
@@ -191,13 +194,7 @@ pub fn team_challenge_declined(c: &TeamChallenge, by: &Person, s: &dyn Style) ->
 
 /// A challenge between servers accepted: the game begun, each server in its own thread.
 pub fn team_challenge_accepted(view: &GameView, by: &Person, s: &dyn Style) -> String {
-    let sides = |side: Side| {
-        format!(
-            "{} the {}",
-            s.name(&view.players[side]),
-            view.variant.side_name(side)
-        )
-    };
+    let sides = |side| team_side(view, side, s);
     format!(
         "{} accepted: team game #{} ({}) has begun, {} against {}. Each server votes for its side in its own thread, with {}.",
         s.name(by),

@@ -15,7 +15,9 @@ CREATE TABLE team_homes (
 -- `team_challenges`: server `from_guild` challenges server `to_guild`. The names are as Discord
 -- gave them when the challenge was made; `from_channel` is where the challenger's thread is
 -- opened, `to_channel` the other server's home, where the challenge is shown. `side` is the side the
--- challenging server asked for. On acceptance `game_id` is the game begun.
+-- challenging server asked for. `answered_by` and `answered_at`: the manager who answered, and
+-- when (a declined challenge keeps its challenger away for a day from then). On acceptance
+-- `game_id` is the game begun.
 CREATE TABLE team_challenges (
     id           INTEGER PRIMARY KEY,
     from_guild   TEXT NOT NULL,
@@ -31,6 +33,7 @@ CREATE TABLE team_challenges (
     status       TEXT NOT NULL DEFAULT 'open'
                  CHECK (status IN ('open', 'accepted', 'declined', 'withdrawn')),
     answered_by  INTEGER REFERENCES players(id),
+    answered_at  INTEGER,
     game_id      INTEGER REFERENCES games(id),
     created_at   INTEGER NOT NULL,
     expires_at   INTEGER NOT NULL

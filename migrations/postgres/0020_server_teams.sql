@@ -22,6 +22,7 @@ CREATE TABLE team_challenges (
     status       TEXT NOT NULL DEFAULT 'open'
                  CHECK (status IN ('open', 'accepted', 'declined', 'withdrawn')),
     answered_by  BIGINT REFERENCES players(id),
+    answered_at  BIGINT,
     game_id      BIGINT REFERENCES games(id),
     created_at   BIGINT NOT NULL,
     expires_at   BIGINT NOT NULL

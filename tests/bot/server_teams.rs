@@ -167,6 +167,8 @@ async fn a_challenge_is_refused_with_a_reason_and_nothing_kept() {
         .unwrap_err();
     assert!(matches!(plain, ServiceError::NotManager));
     // Declined, it is closed; a new challenge may follow.
+    // (declined an hour after it was made: the pause runs from the answer)
+    clock.advance(3600);
     let declined = keep
         .answer_team_challenge(&manager(bob()), made.id, false)
         .await
@@ -179,8 +181,11 @@ async fn a_challenge_is_refused_with_a_reason_and_nothing_kept() {
     assert!(matches!(late, ServiceError::NoTeamChallenge(_)));
     // Declined, the Keep is not challenged again by the Hall for a day; then it may be.
     let soon = challenge(manager(alice()), KEEP).await.unwrap_err();
-    assert!(matches!(soon, ServiceError::DeclinedLately(at) if at == T0 + DECLINED_PAUSE));
-    clock.advance(DECLINED_PAUSE);
+    assert!(matches!(soon, ServiceError::DeclinedLately(at) if at == T0 + 3600 + DECLINED_PAUSE));
+    clock.advance(DECLINED_PAUSE - 1);
+    let still = challenge(manager(alice()), KEEP).await.unwrap_err();
+    assert!(matches!(still, ServiceError::DeclinedLately(_)));
+    clock.advance(1);
     challenge(manager(alice()), KEEP).await.unwrap();
 }
 

@@ -228,7 +228,7 @@ impl Service {
             return Err(ServiceError::TeamChallengeOpen(*id));
         }
         let declined: Option<i64> = sqlx::query_scalar(
-            "SELECT MAX(created_at) FROM team_challenges
+            "SELECT MAX(answered_at) FROM team_challenges
              WHERE status = 'declined' AND from_guild = $1 AND to_guild = $2",
         )
         .bind(&guild)
@@ -301,11 +301,12 @@ impl Service {
         }
         let answerer = self.player_id(&mut tx, &by.person).await?;
         let claimed = sqlx::query(
-            "UPDATE team_challenges SET status = $1, answered_by = $2
-             WHERE id = $3 AND status = 'open'",
+            "UPDATE team_challenges SET status = $1, answered_by = $2, answered_at = $3
+             WHERE id = $4 AND status = 'open'",
         )
         .bind(if accept { "accepted" } else { "declined" })
         .bind(answerer)
+        .bind(now)
         .bind(id)
         .execute(&mut *tx)
         .await?;

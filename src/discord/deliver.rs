@@ -44,54 +44,66 @@ impl Bot {
     }
 
     /// Shows in a team game's thread how many have voted in the window open now: one post per
-    /// window, edited as votes come (never which turns they are for).
+    /// window, edited as votes come (never which turns they are for). The post is edited until
+    /// it shows the count as it stands after the edit, so that of two voters whose edits cross,
+    /// the one who looks last puts the right count back.
     pub async fn show_votes(&self, http: &Http, voted: &crate::service::Voted) {
         let Some(place) = voted.place.as_deref().and_then(post::parse_id) else {
             return;
         };
         let place = serenity::ChannelId::new(place);
-        let said = text::votes_so_far(
-            voted.game,
-            voted.votes,
-            voted.closes_at,
-            &style::DiscordStyle,
-        );
-        if let Some(message) = voted.count_post.as_deref().and_then(post::parse_id) {
-            let edit = serenity::EditMessage::new().content(said.clone());
-            match place
-                .edit_message(http, serenity::MessageId::new(message), edit)
-                .await
-            {
-                Ok(_) => return,
-                // Deleted, say: a new post takes its place.
+        let said =
+            |votes| text::votes_so_far(voted.game, votes, voted.closes_at, &style::DiscordStyle);
+        let mut shown = None;
+        if voted.count_post.is_none() {
+            let message = serenity::CreateMessage::new()
+                .content(said(voted.votes))
+                .allowed_mentions(serenity::CreateAllowedMentions::new());
+            match place.send_message(http, message).await {
+                Ok(posted) => match self
+                    .service
+                    .keep_count_post(voted, &posted.id.to_string())
+                    .await
+                {
+                    Ok(true) => shown = Some(voted.votes),
+                    // Another process showed this window's count first: one post is enough.
+                    Ok(false) => {
+                        let _ = posted.delete(http).await;
+                    }
+                    Err(e) => {
+                        tracing::warn!(game = voted.game, error = %e, "could not keep the post of the count");
+                        return;
+                    }
+                },
                 Err(e) => {
-                    tracing::info!(game = voted.game, error = %e, "the count of votes could not be edited")
+                    tracing::warn!(game = voted.game, error = %e, "could not show the count of votes");
+                    return;
                 }
             }
         }
-        let message = serenity::CreateMessage::new()
-            .content(said)
-            .allowed_mentions(serenity::CreateAllowedMentions::new());
-        let posted = match place.send_message(http, message).await {
-            Ok(posted) => posted,
-            Err(e) => {
-                tracing::warn!(game = voted.game, error = %e, "could not show the count of votes");
+        for _ in 0..4 {
+            let (votes, kept) = match self.service.count_now(voted).await {
+                Ok(now) => now,
+                Err(e) => {
+                    tracing::warn!(game = voted.game, error = %e, "could not count the votes");
+                    return;
+                }
+            };
+            let Some(message) = kept.as_deref().and_then(post::parse_id) else {
+                return;
+            };
+            if shown == Some(votes) {
                 return;
             }
-        };
-        match self
-            .service
-            .keep_count_post(voted, &posted.id.to_string())
-            .await
-        {
-            Ok(true) => {}
-            // Another process showed this window's count first: one post is enough.
-            Ok(false) => {
-                let _ = posted.delete(http).await;
+            let edit = serenity::EditMessage::new().content(said(votes));
+            if let Err(e) = place
+                .edit_message(http, serenity::MessageId::new(message), edit)
+                .await
+            {
+                tracing::info!(game = voted.game, error = %e, "the count of votes could not be edited");
+                return;
             }
-            Err(e) => {
-                tracing::warn!(game = voted.game, error = %e, "could not keep the post of the count")
-            }
+            shown = Some(votes);
         }
     }
 

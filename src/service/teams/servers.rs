@@ -313,13 +313,27 @@ impl Service {
         if claimed.rows_affected() != 1 {
             return Err(ServiceError::NoTeamChallenge(id));
         }
-        let challenge = row.challenge();
         if !accept {
             tx.commit().await?;
-            return Ok(TeamAnswer::Declined(Box::new(challenge)));
+            return Ok(TeamAnswer::Declined(Box::new(row.challenge())));
         }
-        self.check_team_room(&mut tx, &row.from_guild, None).await?;
-        self.check_team_room(&mut tx, &row.to_guild, None).await?;
+        let view = self.begin_between_servers(&mut tx, &row, answerer).await?;
+        tx.commit().await?;
+        Ok(TeamAnswer::Accepted(Box::new(view)))
+    }
+
+    /// Begins the game of challenge `row`, accepted by `answerer`: the challenger's place is
+    /// the game's own, the other server's is its side's.
+    async fn begin_between_servers(
+        &self,
+        tx: &mut AnyConnection,
+        row: &ChallengeRow,
+        answerer: i64,
+    ) -> Result<GameView, ServiceError> {
+        let challenge = row.challenge();
+        self.check_team_room(&mut *tx, &row.from_guild, None)
+            .await?;
+        self.check_team_room(&mut *tx, &row.to_guild, None).await?;
         // The role each server pings before its windows close, as its home names it now.
         let ping_of = |guild: &str| {
             sqlx::query_scalar::<_, Option<String>>(
@@ -362,28 +376,26 @@ impl Service {
             ((&challenge.to, to), (&challenge.from, from))
         };
         let ids = [
-            self.player_id(&mut tx, attackers).await?,
-            self.player_id(&mut tx, defenders).await?,
+            self.player_id(&mut *tx, attackers).await?,
+            self.player_id(&mut *tx, defenders).await?,
         ];
         let mut game = NewGame::new(challenge.variant, ids[0], ids[1], 1);
         game.vote_window = Some(i64::from(challenge.hours) * 3600);
         // The game's own place is the challenger's; the other server's is its side's.
         game.guild = Some(&row.from_guild);
         game.channel = row.from_channel.as_deref();
-        let game_id = self.begin_game(&mut tx, &game).await?;
+        let game_id = self.begin_game(&mut *tx, &game).await?;
         for (side, team) in [(Side::Attackers, &a_side), (Side::Defenders, &d_side)] {
-            self.add_team_side(&mut tx, game_id, side, team).await?;
+            self.add_team_side(&mut *tx, game_id, side, team).await?;
         }
         sqlx::query("UPDATE team_challenges SET game_id = $1 WHERE id = $2")
             .bind(game_id)
-            .bind(id)
+            .bind(row.id)
             .execute(&mut *tx)
             .await?;
         // Its opening is told in both servers' threads, each opened as it is told.
-        self.notice(&mut tx, game_id, &News::Started).await?;
-        let view = self.load(&mut tx, game_id).await?.view();
-        tx.commit().await?;
-        Ok(TeamAnswer::Accepted(Box::new(view)))
+        self.notice(&mut *tx, game_id, &News::Started).await?;
+        Ok(self.load(&mut *tx, game_id).await?.view())
     }
 
     /// Keeps the thread of the second server of a game between two servers (none: forgotten,

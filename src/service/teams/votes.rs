@@ -215,15 +215,25 @@ impl Service {
         Ok((loaded, side))
     }
 
-    /// How many have voted in the window of `voted` now (later votes may have come since).
-    pub async fn votes_now(&self, voted: &Voted) -> Result<i64, ServiceError> {
-        Ok(
+    /// How many have voted in the window of `voted` now (later votes may have come since), and
+    /// the post kept to show it, if any.
+    pub async fn count_now(&self, voted: &Voted) -> Result<(i64, Option<String>), ServiceError> {
+        let votes: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM team_votes WHERE game_id = $1 AND ply = $2")
                 .bind(voted.game)
                 .bind(voted.ply)
                 .fetch_one(&self.pool)
-                .await?,
+                .await?;
+        let post: Option<String> = sqlx::query_scalar(
+            "SELECT count_message FROM team_sides WHERE game_id = $1 AND side = $2 AND count_ply = $3",
         )
+        .bind(voted.game)
+        .bind(super::side_name(voted.side))
+        .bind(voted.ply)
+        .fetch_optional(&self.pool)
+        .await?
+        .flatten();
+        Ok((votes, post))
     }
 
     /// Keeps `message` as the post that shows how many voted in the window of `voted`; false

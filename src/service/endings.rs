@@ -21,13 +21,8 @@ impl Service {
         self.finish(&mut tx, &mut loaded, Ending::ByThePlayers, None)
             .await?;
         tx.commit().await?;
-        let by = who.clone();
         Ok(GameNews {
-            news: if loaded.row.result == GameResult::Aborted {
-                News::Aborted { by }
-            } else {
-                News::Resigned { by }
-            },
+            news: resigned(&loaded, who.clone()),
             view: loaded.view(),
         })
     }
@@ -162,5 +157,15 @@ impl Service {
         loaded.ensure_active()?;
         let me = loaded.row.player_ids()[seat];
         Ok((tx, loaded, me))
+    }
+}
+
+/// The news of `by`'s resignation of the finished game `loaded`: [`News::Aborted`] where it was
+/// called off (before each side had made a turn), else [`News::Resigned`].
+pub(super) fn resigned(loaded: &Loaded, by: Person) -> News {
+    if loaded.row.result == GameResult::Aborted {
+        News::Aborted { by }
+    } else {
+        News::Resigned { by }
     }
 }

@@ -200,6 +200,23 @@ pub struct SecondPlace {
     pub thread: Option<String>,
 }
 
+impl SecondPlace {
+    /// Where the posts for the team playing `side` go in a game whose second place (in a game
+    /// between two servers) is `second` and whose own place is `first`.
+    pub fn place_of<'a>(
+        second: Option<&'a SecondPlace>,
+        side: Side,
+        first: Option<&'a str>,
+    ) -> Option<&'a str> {
+        match second {
+            Some(second) if second.side == side => {
+                second.thread.as_deref().or(second.channel.as_deref())
+            }
+            _ => first,
+        }
+    }
+}
+
 /// A player's rating in a variant before and after a result.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RatingChange {
@@ -216,12 +233,7 @@ impl GameView {
     /// Where the posts for the team playing `side` go: in a game between two servers, the
     /// thread (or channel) of that side's server; otherwise the game's.
     pub fn place_of(&self, side: Side) -> Option<&str> {
-        match &self.second {
-            Some(second) if second.side == side => {
-                second.thread.as_deref().or(second.channel.as_deref())
-            }
-            _ => self.place(),
-        }
+        SecondPlace::place_of(self.second.as_ref(), side, self.place())
     }
 
     /// In a game between two servers: the side whose server's thread is the game's own.

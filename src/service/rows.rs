@@ -413,6 +413,13 @@ impl GameRow {
         })
     }
 
+    /// Where the posts for the team playing `side` go (see [`super::GameView::place_of`]), read
+    /// from the row alone.
+    pub fn place_of(&self, side: Side) -> Option<String> {
+        let first = self.thread.as_deref().or(self.channel.as_deref());
+        super::SecondPlace::place_of(self.second().as_ref(), side, first).map(str::to_string)
+    }
+
     /// In a game against the engine: the side it plays and its level.
     pub fn bot(&self) -> Option<(Side, u8)> {
         let level = self.bot_level?;

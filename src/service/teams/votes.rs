@@ -10,8 +10,9 @@ use super::tally::VoteTally;
 use super::{side_of_member, Member, Membership, EMPTY_WINDOWS_LOSE, MAX_TURN_MOVES};
 use crate::notation::{canonical, read_move};
 use crate::rules::{Game, Side};
+use crate::service::endings::resigned;
 use crate::service::finish::Ending;
-use crate::service::{GameResult, News, Notice, Service, ServiceError};
+use crate::service::{News, Notice, Service, ServiceError};
 
 /// The vote that resigns the game for the team, where it wins the window.
 pub const RESIGN: &str = "resign";
@@ -148,15 +149,7 @@ impl Service {
                 .bind(ply)
                 .fetch_one(&mut *tx)
                 .await?;
-        let count_post: Option<String> = sqlx::query_scalar(
-            "SELECT count_message FROM team_sides WHERE game_id = $1 AND side = $2 AND count_ply = $3",
-        )
-        .bind(id)
-        .bind(super::side_name(side))
-        .bind(ply)
-        .fetch_optional(&mut *tx)
-        .await?
-        .flatten();
+        let count_post = count_post(&mut tx, id, side, ply).await?;
         tx.commit().await?;
         Ok(Voted {
             game: id,
@@ -167,7 +160,7 @@ impl Service {
             turn_number: loaded.game.turns().len() as i64 + 1,
             ply,
             side,
-            place: loaded.view().place_of(side).map(str::to_string),
+            place: loaded.row.place_of(side),
             count_post,
         })
     }
@@ -218,21 +211,14 @@ impl Service {
     /// How many have voted in the window of `voted` now (later votes may have come since), and
     /// the post kept to show it, if any.
     pub async fn count_now(&self, voted: &Voted) -> Result<(i64, Option<String>), ServiceError> {
+        let mut conn = self.pool.acquire().await?;
         let votes: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM team_votes WHERE game_id = $1 AND ply = $2")
                 .bind(voted.game)
                 .bind(voted.ply)
-                .fetch_one(&self.pool)
+                .fetch_one(&mut *conn)
                 .await?;
-        let post: Option<String> = sqlx::query_scalar(
-            "SELECT count_message FROM team_sides WHERE game_id = $1 AND side = $2 AND count_ply = $3",
-        )
-        .bind(voted.game)
-        .bind(super::side_name(voted.side))
-        .bind(voted.ply)
-        .fetch_optional(&self.pool)
-        .await?
-        .flatten();
+        let post = count_post(&mut conn, voted.game, voted.side, voted.ply).await?;
         Ok((votes, post))
     }
 
@@ -357,11 +343,7 @@ impl Service {
                 self.finish(&mut tx, &mut loaded, Ending::ByThePlayers, None)
                     .await?;
                 self.set_empty_windows(&mut tx, id, side, 0).await?;
-                let news = if loaded.row.result == GameResult::Aborted {
-                    News::Aborted { by: team_player }
-                } else {
-                    News::Resigned { by: team_player }
-                };
+                let news = resigned(&loaded, team_player);
                 Some(self.notice(&mut tx, id, &news).await?)
             }
             Some(turn) => {
@@ -529,4 +511,22 @@ impl Service {
             _ => Err(ServiceError::SeveralTeamGames(ids)),
         }
     }
+}
+
+/// The post kept to show how many voted in `side`'s window at `ply` of team game `game`, if any.
+async fn count_post(
+    conn: &mut AnyConnection,
+    game: i64,
+    side: Side,
+    ply: i64,
+) -> Result<Option<String>, ServiceError> {
+    let post: Option<Option<String>> = sqlx::query_scalar(
+        "SELECT count_message FROM team_sides WHERE game_id = $1 AND side = $2 AND count_ply = $3",
+    )
+    .bind(game)
+    .bind(super::side_name(side))
+    .bind(ply)
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(post.flatten())
 }

@@ -265,18 +265,11 @@ impl Board {
         t.add(Group::Bias.at(), 1);
         // The king's reach, walked once for the road and the routes alike.
         let lines = if !self.variant.rules.armies
-            && [
-                Group::Road,
-                Group::OpenRoad,
-                Group::Routes,
-                Group::Forks,
-                Group::Reach,
-                Group::FarRoutes,
-            ]
-            .iter()
-            .any(|g| t.wants(*g))
+            && [Group::Road, Group::OpenRoad, Group::Routes, Group::Forks]
+                .iter()
+                .any(|g| t.wants(*g))
         {
-            pos.king_lines(t.wants(Group::FarRoutes))
+            pos.king_lines()
         } else {
             KingLines::default()
         };
@@ -296,10 +289,6 @@ impl Board {
         if t.wants(Group::Routes) || t.wants(Group::Forks) {
             t.add(Group::Routes.at(), lines.routes as i32);
             t.add(Group::Forks.at(), lines.forks as i32);
-        }
-        if t.wants(Group::Reach) || t.wants(Group::FarRoutes) {
-            t.add(Group::Reach.at(), lines.reach as i32);
-            t.add(Group::FarRoutes.at(), lines.far as i32);
         }
         if t.wants(Group::Fence) && !self.fence.is_empty() {
             let own = pos.squares_of(Side::Attackers);

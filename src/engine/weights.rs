@@ -45,11 +45,6 @@ pub enum Group {
     /// Per corner whose diagonal fence (the three squares two steps from it, b2's diagonal
     /// included) holds two attackers or more.
     Fence,
-    /// Per square the king reaches in one move.
-    Reach,
-    /// Per such square with no clear line to an escape, from which one more move reaches a
-    /// square with one: his escapes in three moves.
-    FarRoutes,
     /// Per attacker on a square, the squares folded by the board's symmetry (see [`fold`]).
     AttackerSquares,
     /// Per defender (not the king) on a square, folded.
@@ -73,7 +68,7 @@ pub fn fold(file: u8, rank: u8, files: u8, ranks: u8) -> usize {
 }
 
 impl Group {
-    pub const ALL: [Group; 21] = [
+    pub const ALL: [Group; 19] = [
         Group::Bias,
         Group::Man,
         Group::Commander,
@@ -90,8 +85,6 @@ impl Group {
         Group::Routes,
         Group::Forks,
         Group::Fence,
-        Group::Reach,
-        Group::FarRoutes,
         Group::AttackerSquares,
         Group::DefenderSquares,
         Group::KingSquares,
@@ -116,8 +109,6 @@ impl Group {
             Group::Routes => "routes",
             Group::Forks => "forks",
             Group::Fence => "fence",
-            Group::Reach => "reach",
-            Group::FarRoutes => "far_routes",
             Group::AttackerSquares => "attacker_squares",
             Group::DefenderSquares => "defender_squares",
             Group::KingSquares => "king_squares",

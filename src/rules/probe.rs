@@ -172,7 +172,7 @@ impl Position {
     /// 2 when a square he reaches in one move has a clear line to an escape square, else 3.
     #[cfg(test)]
     fn king_road(&self) -> u32 {
-        let lines = self.king_lines(false);
+        let lines = self.king_lines();
         if lines.escapes > 0 {
             1
         } else if lines.routes > 0 {
@@ -183,11 +183,10 @@ impl Position {
     }
 
     /// What the squares the king reaches in one move say of his escape, read in one walk along
-    /// his four rays: how many there are, how many of them end the game, how many have a clear
-    /// line to an escape square, and how many have two lines or more (a fork: one move cannot
-    /// close both). With `far`, also how many have no such line but reach, in one more move, a
-    /// square that has one (his escapes in three). Special squares on a line count as closed.
-    pub(crate) fn king_lines(&self, far: bool) -> KingLines {
+    /// his four rays: how many of them end the game, how many have a clear line to an escape
+    /// square, and how many have two lines or more (a fork: one move cannot close both).
+    /// Special squares on a line count as closed.
+    pub(crate) fn king_lines(&self) -> KingLines {
         let mut lines = KingLines::default();
         let Some(king) = self.royal[Side::Defenders.index()] else {
             return lines;
@@ -206,7 +205,6 @@ impl Position {
                 }
                 let a = access[(c >> TERRAIN_SHIFT) as usize];
                 if a & STOP != 0 {
-                    lines.reach += 1;
                     if !escaped && self.escapes_on(sq) {
                         escaped = true;
                         lines.escapes += 1;
@@ -214,9 +212,6 @@ impl Position {
                     let n = self.lines_to_escape(sq);
                     lines.routes += u32::from(n > 0);
                     lines.forks += u32::from(n > 1);
-                    if far && n == 0 && self.reaches_a_route(sq, access) {
-                        lines.far += 1;
-                    }
                 }
                 if a & PASS == 0 {
                     break;
@@ -225,28 +220,6 @@ impl Position {
             }
         }
         lines
-    }
-
-    /// Whether a king on `from` (with access `access`) reaches in one move a square with a clear
-    /// line to an escape square.
-    fn reaches_a_route(&self, from: Square, access: &[u8]) -> bool {
-        Dir::ALL.iter().any(|&dir| {
-            let mut sq = from.step(dir);
-            loop {
-                let c = self.cells[sq.index()];
-                if c & PIECE_MASK != 0 {
-                    return false;
-                }
-                let a = access[(c >> TERRAIN_SHIFT) as usize];
-                if a & STOP != 0 && self.lines_to_escape(sq) > 0 {
-                    return true;
-                }
-                if a & PASS == 0 {
-                    return false;
-                }
-                sq = sq.step(dir);
-            }
-        })
     }
 
     /// How many clear lines to an escape square a king on `sq` would have.
@@ -444,11 +417,6 @@ pub(crate) struct KingLines {
     pub routes: u32,
     /// Those of them with two clear lines or more.
     pub forks: u32,
-    /// The squares he reaches in one move (escape squares included).
-    pub reach: u32,
-    /// Those with no clear line to an escape square, from which he reaches one with a line in
-    /// one more move (counted only when asked for).
-    pub far: u32,
 }
 
 /// Whether rank `to`'s part of the region grew from rank `from`'s.
@@ -527,7 +495,6 @@ mod tests {
             while pos.cells[sq.index()] & PIECE_MASK == 0 {
                 let a = access[(pos.cells[sq.index()] >> TERRAIN_SHIFT) as usize];
                 if a & STOP != 0 {
-                    lines.reach += 1;
                     let n = pos.lines_to_escape(sq);
                     lines.routes += u32::from(n > 0);
                     lines.forks += u32::from(n > 1);
@@ -549,56 +516,14 @@ mod tests {
         for v in Variant::all() {
             for seed in 0..4 {
                 playout(&Position::start(v), &mut Rng::new(seed), 300, |pos, _| {
-                    let lines = pos.king_lines(false);
+                    let lines = pos.king_lines();
                     assert_eq!(lines, lines_walked_apart(pos), "{}\n{pos:?}", v.id);
-                    assert_eq!(
-                        KingLines {
-                            far: 0,
-                            ..pos.king_lines(true)
-                        },
-                        lines,
-                        "{}",
-                        v.id
-                    );
                     escapes += usize::from(lines.escapes > 0);
                     forks += usize::from(lines.forks > 0);
                 });
             }
         }
         assert!(escapes > 20 && forks > 20, "{escapes} {forks}");
-    }
-
-    /// Over random games of every variant that escapes, the king has a route in three (a square
-    /// reached in one move with no line to an escape, from which one more move reaches a square
-    /// with a line) exactly where his escape is three moves away and no nearer, counted as the
-    /// relaxed game counts it, moving him alone: a walk of his squares by distance agrees with
-    /// three walks of his rays.
-    #[test]
-    fn the_kings_routes_in_three_are_those_of_the_relaxed_game() {
-        let mut far = 0;
-        for v in Variant::all()
-            .iter()
-            .filter(|v| v.rules.escape != Escape::None)
-        {
-            for seed in 0..4 {
-                playout(&Position::start(v), &mut Rng::new(seed), 300, |pos, _| {
-                    let Some(king) = pos.royal(Side::Defenders) else {
-                        return;
-                    };
-                    let lines = pos.king_lines(true);
-                    let goal = pos.goal_squares(Side::Defenders);
-                    let distance = pos.relaxed_distance(king, &goal, 3);
-                    if lines.escapes == 0 && lines.routes == 0 && distance <= 3 {
-                        assert!(lines.far > 0, "{}: in {distance}\n{pos:?}", v.id);
-                    }
-                    if lines.far > 0 {
-                        assert!(distance <= 3, "{}: {} far\n{pos:?}", v.id, lines.far);
-                    }
-                    far += usize::from(lines.far > 0 && lines.routes == 0);
-                });
-            }
-        }
-        assert!(far > 20, "{far}");
     }
 
     /// Over random games of every variant with a king, the room grown a rank at a time is the

@@ -12,6 +12,7 @@ mod copenhagen;
 mod differential;
 mod endings;
 mod engine;
+mod escapes;
 mod fetlar;
 mod linnaeus;
 mod properties;

@@ -1,20 +1,28 @@
-//! Fits the review's winning-chance curve (`taflbot::engine::review::CURVE`) on the Copenhagen
-//! corpus, and measures what the marks' thresholds are set against.
+//! Fits a family's review winning-chance curve (`taflbot::engine::review::Curve::of`), and
+//! measures what the marks' thresholds are set against.
 //!
+//! The games: the Copenhagen corpus for the Copenhagen family, the Brandubh games for Brandubh,
+//! and for the other families games the engine plays against itself (from three random opening
+//! turns, 3,000 nodes a turn, seeded), each family on its 11x11 board (Save the Standard on 7x7).
 //! From each decided game, two positions at plies drawn at random are scored on the review's
-//! budget; the side to move's score and whether that side won the game are the samples of a
-//! logistic fit. At each position the engine's own turn and the turn played in the game are
-//! scored too: the drop of the mover's chance after the engine's own turn is the noise of the
-//! measure (a turn the engine itself would play should not be marked), and the players' drops
-//! show how often each mark falls.
+//! budget with the reviews' weights (the classic ones); the side to move's score and whether that side won the game
+//! are the samples of a logistic fit. At each position the engine's own turn and the turn played
+//! in the game are scored too: the drop of the mover's chance after the engine's own turn is the
+//! noise of the measure (a turn the engine itself would play should not be marked), and the
+//! players' drops show how often each mark falls.
 //!
-//! `cargo run --release --example winning_chance [-- GAMES]`
+//! `cargo run --release --example winning_chance [-- FAMILY [GAMES [WEIGHTS]]]` (FAMILY as in
+//! the weights file, copenhagen where none is given; WEIGHTS classic, the reviews' own, or
+//! taught)
 
-use taflbot::engine::review::{fit, Curve, BUDGET, CURVE, THRESHOLDS};
-use taflbot::engine::{think, Settings};
-use taflbot::notation::import_moves;
+use taflbot::engine::arena::opening;
+use taflbot::engine::review::{fit, Curve, BUDGET, THRESHOLDS};
+use taflbot::engine::teach::self_play_settings;
+use taflbot::engine::weights::family_by_name;
+use taflbot::engine::{steps, take, think, Eval, Settings};
+use taflbot::notation::recorded_game;
 use taflbot::rules::random::Rng;
-use taflbot::rules::{Game, Side, Variant};
+use taflbot::rules::{Family, Game, Side, Variant};
 
 struct Sample {
     side: Side,
@@ -26,7 +34,15 @@ struct Sample {
 }
 
 /// The score for the side to move; terminal positions by their result.
-fn score(game: &Game) -> i32 {
+/// The review's search with `eval`'s weights.
+fn settings(eval: Eval) -> Settings {
+    Settings {
+        eval,
+        ..Settings::nodes(BUDGET)
+    }
+}
+
+fn score(game: &Game, eval: Eval) -> i32 {
     let side = game.position().turn();
     match game.outcome() {
         Some(o) => match o.winner {
@@ -34,11 +50,11 @@ fn score(game: &Game) -> i32 {
             Some(_) => -taflbot::engine::WIN,
             None => 0,
         },
-        None => think(game, &Settings::nodes(BUDGET)).map_or(0, |t| t.score),
+        None => think(game, &settings(eval)).map_or(0, |t| t.score),
     }
 }
 
-fn sample(game: &Game, plies: usize, winner: Side) -> Option<Sample> {
+fn sample(game: &Game, plies: usize, winner: Side, eval: Eval) -> Option<Sample> {
     let variant = game.variant();
     let mut g = Game::new(variant);
     for t in &game.turns()[..plies] {
@@ -50,7 +66,7 @@ fn sample(game: &Game, plies: usize, winner: Side) -> Option<Sample> {
         return None;
     }
     let side = g.position().turn();
-    let thought = think(&g, &Settings::nodes(BUDGET)).ok()?;
+    let thought = think(&g, &settings(eval)).ok()?;
     let mut best = g.clone();
     for m in thought.moves() {
         best.play(m).ok()?;
@@ -60,13 +76,13 @@ fn sample(game: &Game, plies: usize, winner: Side) -> Option<Sample> {
         for m in &t.moves {
             played.play(m.mv).ok()?;
         }
-        Some(score(&played))
+        Some(score(&played, eval))
     });
     Some(Sample {
         side,
         score: thought.score,
         won: side == winner,
-        after_best: score(&best),
+        after_best: score(&best, eval),
         after_played,
     })
 }
@@ -82,23 +98,75 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+/// The decided games to sample: recorded ones where the project has them, else self-play.
+fn games_of(family: Family, limit: usize, eval: Eval) -> Vec<(Game, Side)> {
+    let recorded = |id: &str, text: &str| -> Vec<(Game, Side)> {
+        let variant = Variant::by_id(id).expect("a variant");
+        text.lines()
+            .filter_map(|line| match recorded_game(variant, line)? {
+                (game, Some(winner)) => Some((game, winner)),
+                _ => None,
+            })
+            .take(limit)
+            .collect()
+    };
+    let id = match family {
+        Family::Copenhagen => {
+            return recorded("copenhagen", include_str!("../data/copenhagen.csv"))
+        }
+        Family::Brandubh => return recorded("brandubh", include_str!("../data/brandubh.csv")),
+        Family::Tyr => "tyr-11",
+        Family::Odin => "odin-11",
+        Family::SeaBattle => "sea-battle-11",
+        Family::Tablut => "tablut",
+        Family::SaveTheStandard => "standard-7",
+    };
+    let variant = Variant::by_id(id).expect("a variant");
+    (1..=limit.min(400) as u64)
+        .filter_map(|seed| {
+            let game = played_against_itself(variant, seed, eval);
+            let winner = game.outcome()?.winner?;
+            Some((game, winner))
+        })
+        .collect()
+}
+
+/// A game the engine plays against itself from three random opening turns drawn from `seed`,
+/// 3,000 nodes a turn, 300 turns at most.
+fn played_against_itself(variant: &'static Variant, seed: u64, eval: Eval) -> Game {
+    let mut game = Game::new(variant);
+    for step in opening(variant, 3, seed) {
+        take(&mut game, step).expect("an opening of legal steps");
+    }
+    let settings = Settings {
+        seed,
+        ..self_play_settings(3_000, eval)
+    };
+    for _ in 0..300 {
+        if game.outcome().is_some() || steps(&game).is_empty() {
+            break;
+        }
+        let Ok(thought) = think(&game, &settings) else {
+            break;
+        };
+        for step in thought.turn {
+            take(&mut game, step).expect("the engine chose a legal step");
+        }
+    }
+    game
+}
+
 fn main() {
-    let limit: usize = std::env::args()
-        .nth(1)
+    let mut args = std::env::args().skip(1);
+    let family_name = args.next().unwrap_or_else(|| "copenhagen".to_string());
+    let family = family_by_name(&family_name).expect("a family: tyr, odin, sea-battle, ...");
+    let limit: usize = args
+        .next()
         .and_then(|a| a.parse().ok())
         .unwrap_or(usize::MAX);
-    let variant = Variant::by_id("copenhagen").expect("copenhagen is a variant");
-    let corpus = include_str!("../data/copenhagen.csv");
-    let games: Vec<(Game, Side)> = corpus
-        .lines()
-        .filter_map(|row| {
-            let mut cols = row.rsplitn(4, ',');
-            let winner = taflbot::notation::listed_winner(cols.next()?)?;
-            let moves = cols.nth(2)?;
-            Some((import_moves(variant, moves).ok()?, winner))
-        })
-        .take(limit)
-        .collect();
+    let eval = Eval::by_name(&args.next().unwrap_or_else(|| "classic".to_string()))
+        .expect("weights: classic or taught");
+    let games = games_of(family, limit, eval);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = games.len().div_ceil(threads);
     let samples: Vec<Sample> = std::thread::scope(|s| {
@@ -115,7 +183,7 @@ fn main() {
                             continue;
                         }
                         for _ in 0..2 {
-                            if let Some(x) = sample(game, rng.below(plies), *winner) {
+                            if let Some(x) = sample(game, rng.below(plies), *winner, eval) {
                                 out.push(x);
                             }
                         }
@@ -141,9 +209,9 @@ fn main() {
     );
     println!(
         "(in use: slope {:.5}, intercepts {:.3} / {:.3})",
-        CURVE.slope,
-        CURVE.intercept[Side::Attackers],
-        CURVE.intercept[Side::Defenders]
+        Curve::of(family).slope,
+        Curve::of(family).intercept[Side::Attackers],
+        Curve::of(family).intercept[Side::Defenders]
     );
     let mut own: Vec<f64> = samples
         .iter()

@@ -271,10 +271,10 @@ pub fn review(
     turns: &[String],
     json: bool,
 ) -> Result<String, CliError> {
-    use crate::engine::review::{budget_for, review, Mark, CURVE};
+    use crate::engine::review::{budget_for, review, Curve, Mark};
     let game = replayed(variant, position, turns, json)?;
     let budget = budget_for(game.turns().len());
-    let r = review(&game, 0, &CURVE, budget);
+    let r = review(&game, 0, &Curve::of(game.variant().family), budget);
     if !json {
         return Ok(crate::service::text::review_turns(&r, variant));
     }

@@ -9,7 +9,7 @@
 use serde_json::{json, Value};
 
 use super::{GameView, Person, Service, ServiceError};
-use crate::engine::review::{budget_for, review, Mark, Review, ReviewedTurn, CURVE, MOST_TURNS};
+use crate::engine::review::{budget_for, review, Curve, Mark, Review, ReviewedTurn, MOST_TURNS};
 use crate::render::{review_chart, Theme};
 use crate::rules::Side;
 
@@ -77,7 +77,9 @@ impl Service {
         let game = loaded.game.clone();
         let made = self
             .thinking
-            .admitted(&admitted, move || review(&game, first, &CURVE, budget))
+            .admitted(&admitted, move || {
+                review(&game, first, &Curve::of(game.variant().family), budget)
+            })
             .await?;
         admitted.pause(self.now());
         sqlx::query(

@@ -15,7 +15,7 @@ use taflbot::notation::import_moves;
 use taflbot::rules::{Game, Side, Variant};
 
 /// The budget of each search: deep enough to see escapes several turns ahead.
-pub const NODES: u64 = 2_000_000;
+const NODES: u64 = 2_000_000;
 
 /// Plies within which a forced win counts.
 const WITHIN: i32 = 9;

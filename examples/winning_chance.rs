@@ -5,11 +5,11 @@
 //! and for the other families games the engine plays against itself (from three random opening
 //! turns, 3,000 nodes a turn, seeded), each family on its 11x11 board (Save the Standard on 7x7).
 //! From each decided game, two positions at plies drawn at random are scored on the review's
-//! budget with the reviews' weights (the classic ones); the side to move's score and whether that side won the game
-//! are the samples of a logistic fit. At each position the engine's own turn and the turn played
-//! in the game are scored too: the drop of the mover's chance after the engine's own turn is the
-//! noise of the measure (a turn the engine itself would play should not be marked), and the
-//! players' drops show how often each mark falls.
+//! budget with the reviews' weights (the classic ones); the side to move's score and whether that
+//! side won the game are the samples of a logistic fit. At each position the engine's own turn
+//! and the turn played in the game are scored too: the drop of the mover's chance after the
+//! engine's own turn is the noise of the measure (a turn the engine itself would play should not
+//! be marked), and the players' drops show how often each mark falls.
 //!
 //! `cargo run --release --example winning_chance [-- FAMILY [GAMES [WEIGHTS]]]` (FAMILY as in
 //! the weights file, copenhagen where none is given; WEIGHTS classic, the reviews' own, or
@@ -33,7 +33,6 @@ struct Sample {
     after_played: Option<i32>,
 }
 
-/// The score for the side to move; terminal positions by their result.
 /// The review's search with `eval`'s weights.
 fn settings(eval: Eval) -> Settings {
     Settings {
@@ -42,6 +41,7 @@ fn settings(eval: Eval) -> Settings {
     }
 }
 
+/// The score for the side to move; terminal positions by their result.
 fn score(game: &Game, eval: Eval) -> i32 {
     let side = game.position().turn();
     match game.outcome() {

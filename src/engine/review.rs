@@ -49,7 +49,7 @@ pub struct Curve {
 /// the puzzles' judge, which scores with the classic weights. The intercepts differ so much
 /// because the classic evaluation counts the attackers' men against the defenders' at one weight,
 /// while the attackers start with twice as many: at an even count the attackers are far behind.
-/// Reviews use [`Curve::of`] the game's family, fitted on the taught weights' scores.
+/// Reviews use [`Curve::of`] the game's family, fitted on the same weights' scores.
 pub const CURVE: Curve = Curve {
     slope: 0.00302,
     intercept: BySide::new(-2.291, 2.138),

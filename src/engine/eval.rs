@@ -500,6 +500,48 @@ impl Rooms {
     }
 }
 
+/// The evaluations made in a search, remembered by position key: a search meets the same quiet
+/// position again and again (each deeper iteration goes through the last one's leaves, and
+/// transpositions reach them by other orders), and the evaluation depends on nothing the key
+/// leaves out. A slot keeps its whole key, so a score found is the score.
+pub struct Evals {
+    slots: Vec<(u64, i32)>,
+}
+
+impl Evals {
+    /// Slots, as bits of the index: 8,192 slots of 16 bytes, small enough to stay in a core's
+    /// cache.
+    const BITS: u32 = 13;
+
+    pub fn new() -> Evals {
+        Evals {
+            slots: vec![(0, 0); 1 << Self::BITS],
+        }
+    }
+
+    /// The score of `pos` for the side to move on `board`, remembered or made (the king's room
+    /// looked up in `rooms`).
+    #[inline]
+    pub fn evaluate(&mut self, board: &Board, pos: &Position, rooms: &mut Rooms) -> i32 {
+        let key = pos.hash();
+        let slot = (key >> (64 - Self::BITS)) as usize;
+        match self.slots[slot] {
+            (k, score) if k == key && key != 0 => score,
+            _ => {
+                let score = board.evaluate_with(pos, rooms);
+                self.slots[slot] = (key, score);
+                score
+            }
+        }
+    }
+}
+
+impl Default for Evals {
+    fn default() -> Evals {
+        Evals::new()
+    }
+}
+
 /// The value remembered in `slots` for the key (`set`, `at`), or `count`'s, then remembered in
 /// its slot (read from the key's hash's top bits) in place of what was there.
 fn recall(

@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use super::eval::{Board, Rooms};
+use super::eval::{Board, Evals, Rooms};
 use super::{Limits, Step};
 use crate::rules::{Game, Move, Outcome, Position, Repetition, Side};
 
@@ -102,13 +102,9 @@ pub struct Search<'a> {
     root_side: Side,
     /// The king's rooms already counted.
     rooms: Rooms,
-    /// The evaluations already made, by position key (see [`Search::stand`]).
-    evals: Vec<(u64, i32)>,
+    /// The evaluations already made.
+    evals: Evals,
 }
-
-/// Slots of the evaluations kept in a search, as bits of the index: 8,192 slots of 16 bytes,
-/// small enough to stay in a core's cache.
-const EVAL_BITS: u32 = 13;
 
 /// What a draw is worth less than an even position to the side searching, in hundredths of a
 /// man: less than a man, so a side clearly behind still takes the draw.
@@ -135,25 +131,7 @@ impl<'a> Search<'a> {
             lines: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
             root_side: game.position().turn(),
             rooms: Rooms::for_board(board),
-            evals: vec![(0, 0); 1 << EVAL_BITS],
-        }
-    }
-
-    /// The evaluation of `pos` for the side to move, remembered by its key: a search meets the
-    /// same quiet position again and again (each deeper iteration goes through the last one's
-    /// leaves, and transpositions reach them by other orders), and the evaluation depends on
-    /// nothing the key leaves out. A slot keeps its whole key, so a score found is the score.
-    #[inline]
-    fn stand(&mut self, pos: &Position) -> i32 {
-        let key = pos.hash();
-        let slot = (key >> (64 - EVAL_BITS)) as usize;
-        match self.evals[slot] {
-            (k, score) if k == key && key != 0 => score,
-            _ => {
-                let score = self.board.evaluate_with(pos, &mut self.rooms);
-                self.evals[slot] = (key, score);
-                score
-            }
+            evals: Evals::new(),
         }
     }
 
@@ -504,7 +482,7 @@ impl<'a> Search<'a> {
             (0, crate::rules::SquareSet::EMPTY)
         };
         let threatened = threats > 0;
-        let stand = self.stand(pos);
+        let stand = self.evals.evaluate(self.board, pos, &mut self.rooms);
         if !threatened {
             if stand >= beta || qply >= QUIESCENCE_PLIES || ply >= MAX_PLY - 1 {
                 return stand;

@@ -10,8 +10,8 @@
 //!
 //! `cargo run --release --example forced_escapes -- GAMES_FILE > data/forced-escapes.txt`
 
-use taflbot::engine::{think, Settings};
-use taflbot::notation::import_moves;
+use taflbot::engine::forced_within;
+use taflbot::notation::read_move;
 use taflbot::rules::{Game, Side, Variant};
 
 /// The budget of each search: deep enough to see escapes several turns ahead.
@@ -20,11 +20,30 @@ const NODES: u64 = 2_000_000;
 /// Plies within which a forced win counts.
 const WITHIN: i32 = 9;
 
-/// Whether the side to move in `game` has a forced win (positive) or loss (negative) within
-/// [`WITHIN`] plies, as the search sees it.
-fn forced(game: &Game) -> Option<i32> {
-    let thought = think(game, &Settings::nodes(NODES)).ok()?;
-    thought.won_in.filter(|p| p.abs() <= WITHIN)
+/// The ply of the attackers' turn in `moves` after which the escape is forced, if the position
+/// before it was not lost already. The game is played once, move by move.
+fn forcing_turn(variant: &'static Variant, moves: &[&str], number: usize) -> Option<usize> {
+    let mut before = Game::new(variant);
+    for (ply, text) in moves.iter().enumerate() {
+        let mut after = before.clone();
+        let (m, _) = read_move(after.position(), text).ok()?;
+        after.play(m).ok()?;
+        if after.outcome().is_some() {
+            return None;
+        }
+        if before.position().turn() == Side::Attackers {
+            if let Some(p) = forced_within(&after, NODES, WITHIN).filter(|p| *p > 0) {
+                let lost_before = forced_within(&before, NODES, WITHIN).is_some_and(|p| p < 0);
+                eprintln!(
+                    "game {number}: ply {ply} {text} forces the escape in {p}{}",
+                    if lost_before { " (lost already)" } else { "" }
+                );
+                return (!lost_before).then_some(ply);
+            }
+        }
+        before = after;
+    }
+    None
 }
 
 fn main() {
@@ -36,41 +55,14 @@ fn main() {
     );
     println!("# to the attackers' turn after which the escape was forced, then that turn.");
     println!("# Made by `cargo run --release --example forced_escapes -- {path}`.");
+    println!("# search: {NODES} nodes, within {WITHIN} plies");
     for (number, line) in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .enumerate()
     {
         let moves: Vec<&str> = line.split_whitespace().collect();
-        let mut found = None;
-        for ply in 0..moves.len() {
-            let Ok(before) = import_moves(variant, &moves[..ply].join(" ")) else {
-                break;
-            };
-            if before.outcome().is_some() || before.position().turn() != Side::Attackers {
-                continue;
-            }
-            let Ok(after) = import_moves(variant, &moves[..=ply].join(" ")) else {
-                break;
-            };
-            if after.outcome().is_some() {
-                break;
-            }
-            if let Some(p) = forced(&after).filter(|p| *p > 0) {
-                let lost_before = forced(&before).is_some_and(|p| p < 0);
-                eprintln!(
-                    "game {}: ply {ply} {} forces the escape in {p}{}",
-                    number + 1,
-                    moves[ply],
-                    if lost_before { " (lost already)" } else { "" }
-                );
-                if !lost_before {
-                    found = Some(ply);
-                }
-                break;
-            }
-        }
-        if let Some(ply) = found {
+        if let Some(ply) = forcing_turn(variant, &moves, number + 1) {
             println!("{} | {}", moves[..ply].join(" "), moves[ply]);
         }
     }

@@ -207,11 +207,12 @@ fn main() {
         curve.intercept[Side::Attackers],
         curve.intercept[Side::Defenders]
     );
+    let in_use = Curve::of(family);
     println!(
         "(in use: slope {:.5}, intercepts {:.3} / {:.3})",
-        Curve::of(family).slope,
-        Curve::of(family).intercept[Side::Attackers],
-        Curve::of(family).intercept[Side::Defenders]
+        in_use.slope,
+        in_use.intercept[Side::Attackers],
+        in_use.intercept[Side::Defenders]
     );
     let mut own: Vec<f64> = samples
         .iter()

@@ -273,6 +273,14 @@ pub fn think(game: &Game, settings: &Settings) -> Result<Thought, EngineError> {
     Ok(thought)
 }
 
+/// A forced result for the side to move within `plies`, as a search of `nodes` positions sees
+/// it: plies to a win (positive) or a loss (negative). `None` when it sees none, or the game is
+/// over. The forced-escape suite is cut and checked with it.
+pub fn forced_within(game: &Game, nodes: u64, plies: i32) -> Option<i32> {
+    let thought = think(game, &Settings::nodes(nodes)).ok()?;
+    thought.won_in.filter(|p| p.abs() <= plies)
+}
+
 /// Every step the game allows now with its score for the side to move by the weights of `eval`,
 /// each searched with a full window to the last depth finished within `limits`, best first.
 pub fn scored_steps(game: &Game, limits: Limits, eval: Eval) -> Vec<(Step, i32)> {

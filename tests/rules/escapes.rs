@@ -4,13 +4,11 @@
 //! The engine at its strongest level plays the attackers' turn there, and a deeper search then
 //! looks for the defenders' forced win after it.
 
-use taflbot::engine::{take, think, Settings};
+use taflbot::engine::{forced_within, take, think, Settings};
 use taflbot::notation::import_moves;
 use taflbot::rules::{Game, Side, Variant};
 
-/// The deeper search's budget and horizon: those the suite was cut with.
-const NODES: u64 = 2_000_000;
-const WITHIN: i32 = 9;
+const SUITE: &str = include_str!("../../data/forced-escapes.txt");
 
 /// How many of the suite's positions the engine stops the escape in, at least: what it did when
 /// the suite was made (see `BENCHMARKS.md`, "The forced-escape suite").
@@ -19,7 +17,7 @@ const STOPPED_AT_LEAST: usize = 7;
 /// The suite's positions (attackers to move), each with its game's moves and the turn the
 /// game's attackers played there.
 fn suite() -> Vec<(Game, &'static str, &'static str)> {
-    include_str!("../../data/forced-escapes.txt")
+    SUITE
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|line| {
@@ -34,10 +32,26 @@ fn copenhagen(moves: &str) -> Game {
     import_moves(variant, moves).unwrap_or_else(|e| panic!("{moves}: {e:?}"))
 }
 
+/// The deeper search's budget and horizon: those the suite was cut with, as its file says
+/// (`# search: N nodes, within P plies`).
+fn search() -> (u64, i32) {
+    let line = SUITE
+        .lines()
+        .find_map(|l| l.strip_prefix("# search: "))
+        .expect("the suite names its search");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words[..] {
+        [nodes, "nodes,", "within", plies, "plies"] => {
+            (nodes.parse().expect("nodes"), plies.parse().expect("plies"))
+        }
+        _ => panic!("a search line of another shape: {line}"),
+    }
+}
+
 /// Whether the defenders, to move in `game`, have a forced win the deeper search sees.
 fn escape_forced(game: &Game) -> bool {
-    let thought = think(game, &Settings::nodes(NODES)).expect("a game in play");
-    thought.won_in.is_some_and(|p| p > 0 && p <= WITHIN)
+    let (nodes, within) = search();
+    forced_within(game, nodes, within).is_some_and(|p| p > 0)
 }
 
 #[test]

@@ -5,18 +5,18 @@
 //! and for the other families games the engine plays against itself (from three random opening
 //! turns, 3,000 nodes a turn, seeded), each family on its 11x11 board (Save the Standard on 7x7).
 //! From each decided game, two positions at plies drawn at random are scored on the review's
-//! budget with the reviews' weights (the classic ones); the side to move's score and whether that
-//! side won the game are the samples of a logistic fit. At each position the engine's own turn
-//! and the turn played in the game are scored too: the drop of the mover's chance after the
-//! engine's own turn is the noise of the measure (a turn the engine itself would play should not
-//! be marked), and the players' drops show how often each mark falls.
+//! budget with the given weights (the reviews' own, the taught ones, where none are given); the
+//! side to move's score and whether that side won the game are the samples of a logistic fit.
+//! At each position the turn played in the game and the engine's own turn on a quarter of the
+//! review's budget are weighed as a review weighs them (`review::weigh_turn`): the players' drops
+//! show how often each mark falls, and the engine's say how often a turn a lesser search of the
+//! engine's own would play is marked.
 //!
 //! `cargo run --release --example winning_chance [-- FAMILY [GAMES [WEIGHTS]]]` (FAMILY as in
-//! the weights file, copenhagen where none is given; WEIGHTS classic, the reviews' own, or
-//! taught)
+//! the weights file, copenhagen where none is given; WEIGHTS taught or classic)
 
 use taflbot::engine::arena::opening;
-use taflbot::engine::review::{fit, Curve, BUDGET, THRESHOLDS};
+use taflbot::engine::review::{self, fit, turn_steps, weigh_turn, Curve, BUDGET, THRESHOLDS};
 use taflbot::engine::teach::self_play_settings;
 use taflbot::engine::weights::family_by_name;
 use taflbot::engine::{steps, take, think, Eval, Settings};
@@ -28,67 +28,42 @@ struct Sample {
     side: Side,
     score: i32,
     won: bool,
-    /// The opponent's score after the engine's turn and after the turn played.
-    after_best: i32,
+    /// The mover's score after the engine's own turn on a quarter of the budget, and after the
+    /// turn played, each weighed in the same search as the best.
+    after_own: i32,
     after_played: Option<i32>,
 }
 
-/// The review's search with `eval`'s weights.
-fn settings(eval: Eval) -> Settings {
+/// The review's search with `eval`'s weights, on `nodes`.
+fn settings(eval: Eval, nodes: u64) -> Settings {
     Settings {
         eval,
-        ..Settings::nodes(BUDGET)
-    }
-}
-
-/// The score for the side to move; terminal positions by their result.
-fn score(game: &Game, eval: Eval) -> i32 {
-    let side = game.position().turn();
-    match game.outcome() {
-        Some(o) => match o.winner {
-            Some(w) if w == side => taflbot::engine::WIN,
-            Some(_) => -taflbot::engine::WIN,
-            None => 0,
-        },
-        None => think(game, &settings(eval)).map_or(0, |t| t.score),
+        ..review::settings(nodes)
     }
 }
 
 fn sample(game: &Game, plies: usize, winner: Side, eval: Eval) -> Option<Sample> {
-    let variant = game.variant();
-    let mut g = Game::new(variant);
-    for t in &game.turns()[..plies] {
-        for m in &t.moves {
-            g.play(m.mv).ok()?;
-        }
-    }
-    if g.outcome().is_some() {
-        return None;
-    }
+    let g = game.after_turns(plies);
+    g.outcome().is_none().then_some(())?;
     let side = g.position().turn();
-    let thought = think(&g, &settings(eval)).ok()?;
-    let mut best = g.clone();
-    for m in thought.moves() {
-        best.play(m).ok()?;
-    }
-    let after_played = game.turns().get(plies).and_then(|t| {
-        let mut played = g.clone();
-        for m in &t.moves {
-            played.play(m.mv).ok()?;
-        }
-        Some(score(&played, eval))
-    });
+    let judge = settings(eval, BUDGET);
+    let own = think(&g, &settings(eval, BUDGET / 4)).ok()?;
+    let weighed_own = weigh_turn(&g, &own.turn, &judge)?;
+    let after_played = game
+        .turns()
+        .get(plies)
+        .and_then(|t| weigh_turn(&g, &turn_steps(&g, t)?, &judge));
     Some(Sample {
         side,
-        score: thought.score,
+        score: weighed_own.best,
         won: side == winner,
-        after_best: score(&best, eval),
-        after_played,
+        after_own: weighed_own.played,
+        after_played: after_played.map(|w| w.played),
     })
 }
 
 fn drop(curve: &Curve, side: Side, before: i32, after: i32) -> f64 {
-    (curve.chance(side, before) - (1.0 - curve.chance(side.other(), after))).max(0.0)
+    (curve.chance(side, before) - curve.chance(side, after)).max(0.0)
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -164,7 +139,7 @@ fn main() {
         .next()
         .and_then(|a| a.parse().ok())
         .unwrap_or(usize::MAX);
-    let eval = Eval::by_name(&args.next().unwrap_or_else(|| "classic".to_string()))
+    let eval = Eval::by_name(&args.next().unwrap_or_else(|| "taught".to_string()))
         .expect("weights: classic or taught");
     let games = games_of(family, limit, eval);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -216,7 +191,7 @@ fn main() {
     );
     let mut own: Vec<f64> = samples
         .iter()
-        .map(|s| drop(&curve, s.side, s.score, s.after_best))
+        .map(|s| drop(&curve, s.side, s.score, s.after_own))
         .collect();
     own.sort_by(f64::total_cmp);
     let mut played: Vec<f64> = samples
@@ -224,7 +199,10 @@ fn main() {
         .filter_map(|s| Some(drop(&curve, s.side, s.score, s.after_played?)))
         .collect();
     played.sort_by(f64::total_cmp);
-    for (name, drops) in [("engine's own turns", &own), ("turns played", &played)] {
+    for (name, drops) in [
+        ("engine's own turns on a quarter of the budget", &own),
+        ("turns played", &played),
+    ] {
         println!(
             "{name}: drop at 50 % {:.3}, 75 % {:.3}, 90 % {:.3}, 95 % {:.3}, 99 % {:.3}",
             percentile(drops, 0.5),

@@ -294,6 +294,38 @@ pub fn scored_steps(game: &Game, limits: Limits, eval: Eval) -> Vec<(Step, i32)>
     search.run(&steps).root
 }
 
+/// The side to move's scores for its best step and for `step`, from one search on `settings` (its
+/// limits, weights and table; not its margin), in which `step` is scored exactly (a full window at every depth) as the
+/// best is: a review weighs the step a player took against the best in the same search, so that
+/// what the search does not see in either cancels out. `None` when the game is over or the game
+/// does not allow `step`.
+pub fn weigh(game: &Game, step: Step, settings: &Settings) -> Option<Weighing> {
+    let steps = steps(game);
+    if game.outcome().is_some() || !steps.contains(&step) {
+        return None;
+    }
+    let board = eval::Board::with(game.variant(), settings.eval);
+    let mut search = search::Search::new(board, game, settings.limits, settings.table_bits);
+    search.exact_step = Some(step);
+    let found = search.run(&steps);
+    let score = found.root.iter().find(|r| r.0 == step)?.1;
+    Some(Weighing {
+        best: found.best,
+        best_score: found.score,
+        score,
+    })
+}
+
+/// What [`weigh`] found, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weighing {
+    /// The best step, and its score.
+    pub best: Step,
+    pub best_score: i32,
+    /// The weighed step's score (at most `best_score`).
+    pub score: i32,
+}
+
 /// The best step, or with a margin a step drawn among those scoring within it of the best (never
 /// one that loses by force when another does not).
 fn choose(found: &search::Found, margin: i32, rng: &mut Rng) -> Step {

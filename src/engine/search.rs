@@ -97,6 +97,8 @@ pub struct Search<'a> {
     captures: Vec<Vec<(Move, i32)>>,
     /// Score every root step exactly (a full window for each), for choosing among good ones.
     pub exact_root: bool,
+    /// A root step scored exactly beside the best (a review's played step), the others bounded.
+    pub exact_step: Option<Step>,
     /// The side the search chooses for: a draw costs it [`CONTEMPT`], so it plays on while it is
     /// not clearly behind instead of repeating into a draw.
     root_side: Side,
@@ -126,6 +128,7 @@ impl<'a> Search<'a> {
             path: Vec::with_capacity(MAX_PLY),
             buffers: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
             exact_root: false,
+            exact_step: None,
             ordered: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
             captures: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
             lines: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
@@ -175,9 +178,10 @@ impl<'a> Search<'a> {
                 let Some(next) = apply(&pos, step) else {
                     continue;
                 };
-                let full = i == 0 || depth == 1 || self.exact_root;
-                let score =
-                    self.score_step(&pos, &next, depth as i32 - 1, 1, (alpha, INFINITE), full);
+                let exact = self.exact_root || self.exact_step == Some(step);
+                let full = i == 0 || depth == 1 || exact;
+                let window = (if exact { -INFINITE } else { alpha }, INFINITE);
+                let score = self.score_step(&pos, &next, depth as i32 - 1, 1, window, full);
                 if self.stopped && depth > 1 {
                     break;
                 }

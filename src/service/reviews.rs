@@ -25,7 +25,8 @@ pub struct GameReview {
 /// What [`Service::stored_review`] found.
 struct Stored {
     review: Option<Review>,
-    /// A body was stored but did not read, or was made before continued turns were left out.
+    /// A body was stored but did not read, was made another way (an older [`VERSION`]), or was
+    /// made before continued turns were left out.
     damaged: bool,
 }
 
@@ -64,7 +65,7 @@ impl Service {
             });
         }
         if stored.damaged {
-            tracing::warn!(game = id, "a stored review could not be read, or did not leave out a continued game's record: made again");
+            tracing::warn!(game = id, "a stored review could not be read, was made the old way, or did not leave out a continued game's record: made again");
         }
         let turns = loaded.game.turns().len() - first;
         if turns > MOST_TURNS {
@@ -169,6 +170,11 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
+/// The way reviews are made now, stored with each: one made another way is made again. 2: each
+/// turn weighed against the best in the same search, by the taught weights (1: the positions
+/// before and after each turn searched apart, by the classic weights).
+const VERSION: i64 = 2;
+
 /// A review as stored, made on `budget` nodes a position.
 fn to_json(r: &Review, budget: u64) -> Value {
     let turns: Vec<Value> = r
@@ -186,13 +192,14 @@ fn to_json(r: &Review, budget: u64) -> Value {
             })
         })
         .collect();
-    json!({ "version": 1, "budget": budget, "first": r.first, "start": r.start, "turns": turns })
+    json!({ "version": VERSION, "budget": budget, "first": r.first, "start": r.start, "turns": turns })
 }
 
-/// A stored review read back; `None` for one this taflbot cannot read (made again then).
+/// A stored review read back; `None` for one this taflbot cannot read or made another way (made
+/// again then).
 fn from_json(text: &str) -> Option<Review> {
     let v: Value = serde_json::from_str(text).ok()?;
-    if v["version"].as_i64() != Some(1) {
+    if v["version"].as_i64() != Some(VERSION) {
         return None;
     }
     let strings = |v: &Value| -> Option<Vec<String>> {
@@ -271,7 +278,11 @@ mod tests {
         let text = to_json(&r, 100_000).to_string();
         assert_eq!(from_json(&text), Some(r));
         assert_eq!(from_json(&text.replace("blunder", "howler")), None);
-        assert_eq!(from_json("{\"version\": 1}"), None);
+        assert_eq!(from_json("{\"version\": 2}"), None);
+        // A whole review made the old way is made again.
+        let old = text.replace("\"version\":2", "\"version\":1");
+        assert_ne!(old, text);
+        assert_eq!(from_json(&old), None);
         assert_eq!(from_json("not json"), None);
     }
 }

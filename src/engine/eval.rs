@@ -2,6 +2,9 @@
 //! for every variant; their weights are data, one row per family ([`super::weights`]), and the
 //! score is the terms' sum with them.
 
+use std::num::NonZeroU64;
+
+use super::memo::Memo;
 use super::weights::{fold, Eval, Group, Weights, TERMS};
 use crate::rules::{
     Escape, Family, KingLines, Piece, Position, Repetition, Role, Side, Square, SquareSet, Terrain,
@@ -430,8 +433,8 @@ pub fn mopping_up(pos: &Position) -> bool {
 /// leaves its field, so its road depends only on where it stands and on which squares of its
 /// field are taken, and a move in the other field (half the moves) leaves it as it was.
 pub struct Rooms {
-    slots: Vec<Option<(SquareSet, Square, u32)>>,
-    roads: Vec<Option<(SquareSet, Square, u32)>>,
+    slots: Memo<(SquareSet, Square), u32>,
+    roads: Memo<(SquareSet, Square), u32>,
 }
 
 impl Rooms {
@@ -439,7 +442,7 @@ impl Rooms {
     /// in a core's cache. (16,384 slots hit more often, a third of the lookups on TYR's boards,
     /// but each lookup then missed the cache and searches ran no faster than without slots.)
     const BITS: u32 = 10;
-    /// The most bits an index may have: the slot is read from the hash's top bits.
+    /// The most bits an index may have.
     const MAX_BITS: u32 = 24;
 
     /// Slots for a search on `board`; none where the room never counts.
@@ -449,13 +452,13 @@ impl Rooms {
 
     /// `2^bits` slots (at most 2^24) for a search on `board`; none where the room never counts.
     pub fn with_bits(board: &Board, bits: u32) -> Rooms {
-        let slots = 1 << bits.min(Self::MAX_BITS);
+        let bits = bits.min(Self::MAX_BITS);
         let mut rooms = Rooms::none();
         if (board.room && board.weights.uses(Group::Room)) || board.weights.uses(Group::MopUp) {
-            rooms.slots = vec![None; slots];
+            rooms.slots = Memo::new(bits);
         }
         if board.variant.rules.armies {
-            rooms.roads = vec![None; slots];
+            rooms.roads = Memo::new(bits);
         }
         rooms
     }
@@ -463,8 +466,8 @@ impl Rooms {
     /// No slots: every room is counted afresh.
     pub fn none() -> Rooms {
         Rooms {
-            slots: Vec::new(),
-            roads: Vec::new(),
+            slots: Memo::none(),
+            roads: Memo::none(),
         }
     }
 
@@ -478,60 +481,60 @@ impl Rooms {
         goal: &SquareSet,
     ) -> u32 {
         let road = || pos.relaxed_distance(royal, goal, 2);
-        if self.roads.is_empty() {
+        if self.roads.is_none() {
             return road();
         }
         let taken = pos
             .squares_of(Side::Attackers)
             .or(pos.squares_of(Side::Defenders))
             .and(&pos.variant().home[side]);
-        recall(&mut self.roads, taken, royal, road)
+        let hash = taken.mix(royal.index() as u64);
+        self.roads.recall(hash, (taken, royal), road)
     }
 
     fn king_room(&mut self, pos: &Position) -> u32 {
         let Some(king) = pos.royal(Side::Defenders) else {
             return 0;
         };
-        if self.slots.is_empty() {
+        if self.slots.is_none() {
             return pos.king_room();
         }
         let attackers = *pos.squares_of(Side::Attackers);
-        recall(&mut self.slots, attackers, king, || pos.king_room())
+        let hash = attackers.mix(king.index() as u64);
+        self.slots
+            .recall(hash, (attackers, king), || pos.king_room())
     }
 }
 
 /// The evaluations made in a search, remembered by position key: a search meets the same quiet
 /// position again and again (each deeper iteration goes through the last one's leaves, and
 /// transpositions reach them by other orders), and the evaluation depends on nothing the key
-/// leaves out. A slot keeps its whole key, so a score found is the score.
+/// leaves out.
 pub struct Evals {
-    slots: Vec<(u64, i32)>,
+    memo: Memo<NonZeroU64, i32>,
 }
 
 impl Evals {
-    /// Slots, as bits of the index: 8,192 slots of 16 bytes, small enough to stay in a core's
-    /// cache.
+    /// Slots, as bits of the index: 8,192 slots of 16 bytes (a key is never 0, so a slot needs no
+    /// more room than the key and the score), small enough to stay in a core's cache.
     const BITS: u32 = 13;
 
     pub fn new() -> Evals {
         Evals {
-            slots: vec![(0, 0); 1 << Self::BITS],
+            memo: Memo::new(Self::BITS),
         }
     }
 
     /// The score of `pos` for the side to move on `board`, remembered or made (the king's room
-    /// looked up in `rooms`).
+    /// looked up in `rooms`). A position whose key is 0 is not remembered.
     #[inline]
     pub fn evaluate(&mut self, board: &Board, pos: &Position, rooms: &mut Rooms) -> i32 {
-        let key = pos.hash();
-        let slot = (key >> (64 - Self::BITS)) as usize;
-        match self.slots[slot] {
-            (k, score) if k == key && key != 0 => score,
-            _ => {
-                let score = board.evaluate_with(pos, rooms);
-                self.slots[slot] = (key, score);
-                score
-            }
+        let hash = pos.hash();
+        match NonZeroU64::new(hash) {
+            Some(key) => self
+                .memo
+                .recall(hash, key, || board.evaluate_with(pos, rooms)),
+            None => board.evaluate_with(pos, rooms),
         }
     }
 }
@@ -539,25 +542,5 @@ impl Evals {
 impl Default for Evals {
     fn default() -> Evals {
         Evals::new()
-    }
-}
-
-/// The value remembered in `slots` for the key (`set`, `at`), or `count`'s, then remembered in
-/// its slot (read from the key's hash's top bits) in place of what was there.
-fn recall(
-    slots: &mut [Option<(SquareSet, Square, u32)>],
-    set: SquareSet,
-    at: Square,
-    count: impl FnOnce() -> u32,
-) -> u32 {
-    let hash = set.mix(at.index() as u64);
-    let slot = (hash >> (64 - Rooms::MAX_BITS)) as usize & (slots.len() - 1);
-    match &slots[slot] {
-        Some((s, a, value)) if *a == at && *s == set => *value,
-        _ => {
-            let value = count();
-            slots[slot] = Some((set, at, value));
-            value
-        }
     }
 }

@@ -12,6 +12,7 @@
 
 pub mod arena;
 pub mod eval;
+mod memo;
 pub mod puzzle;
 pub mod review;
 mod search;

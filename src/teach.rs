@@ -14,7 +14,7 @@ use std::sync::mpsc;
 use crate::cli::CliError;
 use crate::engine::eval::{mopping_up, Board};
 use crate::engine::teach::{self, quiet, result_for_defenders, Example, Fit};
-use crate::engine::weights::{self, family_name, Group, WeightSet, Weights, TERMS, WEIGHTS};
+use crate::engine::weights::{self, family_name, Group, WeightSet, Weights, TERMS};
 use crate::engine::Eval;
 use crate::notation::recorded_game;
 use crate::rules::{parse_position, write_position, Family, Side, Variant};
@@ -131,9 +131,6 @@ pub struct Tune {
     pub epochs: usize,
     /// Plies of a recorded game left out at its start (openings are alike, and say little).
     pub skip: usize,
-    /// Whether the fitted rows are tapered: two ends, blended by the pieces left. A flat fit
-    /// gives both ends the same weights.
-    pub tapered: bool,
 }
 
 fn read(path: &Path) -> Result<String, CliError> {
@@ -141,17 +138,16 @@ fn read(path: &Path) -> Result<String, CliError> {
         .map_err(|e| CliError::message(format!("cannot read {}: {e}", path.display())))
 }
 
-/// Which weights a family's fit leaves alone, at both ends: material that the family does not
-/// have, and the groups the family's boards never count.
-fn frozen(family: Family) -> [bool; WEIGHTS] {
+/// Which terms a family's fit leaves alone: material that the family does not have, and the
+/// groups the family's boards never count.
+fn frozen(family: Family) -> [bool; TERMS] {
     let variants: Vec<&Variant> = Variant::all()
         .iter()
         .filter(|v| v.family == family)
         .collect();
-    let mut frozen = [false; WEIGHTS];
+    let mut frozen = [false; TERMS];
     let mut freeze = |g: Group| {
         frozen[g.at()..g.at() + g.width()].fill(true);
-        frozen[TERMS + g.at()..TERMS + g.at() + g.width()].fill(true);
     };
     // The unit stays put: an attacker's man (or Infantry) weighs a hundred, so that the scores
     // keep their meaning for the search's margins and the curve's slope.
@@ -179,7 +175,6 @@ fn frozen(family: Family) -> [bool; WEIGHTS] {
     freeze(Group::CloseIn);
     if !armies {
         frozen[Group::Man.at() + Side::Attackers.index()] = true;
-        frozen[TERMS + Group::Man.at() + Side::Attackers.index()] = true;
     }
     frozen
 }
@@ -302,39 +297,23 @@ fn examples_of(plan: &Tune, family: Family) -> Result<Vec<Raw>, CliError> {
 
 /// Fits `row` (a family's weights) to its positions; the fitted row and a line on the fit.
 fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weights, String) {
-    let example = |v: &'static Variant, pos: &crate::rules::Position, target, k, lambda| {
-        Example::new(
-            Board::with(v, plan.from),
-            pos,
-            target,
-            k,
-            lambda,
-            plan.tapered,
-        )
-    };
     let results: Vec<Example> = raw
         .iter()
-        .map(|(v, pos, r, _)| example(v, pos, (*r, None), 0.0, 1.0))
+        .map(|(v, pos, r, _)| Example::new(Board::with(v, plan.from), pos, *r, None, 0.0, 1.0))
         .collect();
     // The curve first: its slope is kept through the fit, its offset is where the bias
-    // starts (the starting set may have none). A flat fit starts from a flat row.
-    let mut row = if plan.tapered {
-        row.clone()
-    } else {
-        row.flattened()
-    };
+    // starts (the starting set may have none).
+    let mut row = row.clone();
     let mut start: Vec<f64> = row.values.iter().map(|v| f64::from(*v)).collect();
     let (k, offset) = teach::best_curve(&results, &start);
     if !centred(family) {
-        for at in [Group::Bias.at(), TERMS + Group::Bias.at()] {
-            row.values[at] += offset.round() as i32;
-            start[at] = f64::from(row.values[at]);
-        }
+        row.values[Group::Bias.at()] += offset.round() as i32;
+        start[Group::Bias.at()] = f64::from(row.values[Group::Bias.at()]);
     }
     let row = &row;
     let examples: Vec<Example> = raw
         .iter()
-        .map(|(v, pos, r, s)| example(v, pos, (*r, *s), k, plan.lambda))
+        .map(|(v, pos, r, s)| Example::new(Board::with(v, plan.from), pos, *r, *s, k, plan.lambda))
         .collect();
     let fit = Fit {
         k,
@@ -343,11 +322,6 @@ fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weigh
         anchor: 1e-7,
     };
     let (fitted, before, after) = teach::fit(&examples, row, &frozen(family), fit);
-    let fitted = if plan.tapered {
-        fitted
-    } else {
-        fitted.flattened()
-    };
     // The winning-chance curve of the fitted weights, from the results alone.
     let taught: Vec<f64> = fitted.values.iter().map(|v| f64::from(*v)).collect();
     let (slope, _) = teach::best_curve(&results, &taught);

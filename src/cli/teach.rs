@@ -93,10 +93,6 @@ pub struct TuneArgs {
     /// Plies of each recorded game left out at its start.
     #[arg(long, default_value_t = 6)]
     pub skip: usize,
-    /// Fit tapered rows: each weight at two ends, with the start's pieces on the board and with
-    /// none, blended by the pieces left (without it both ends get the same weights).
-    #[arg(long)]
-    pub tapered: bool,
     /// Where to write the weights (the taught set is src/engine/weights/taught.txt).
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -209,7 +205,6 @@ pub fn tune(a: TuneArgs) -> Result<String, CliError> {
         lambda: a.lambda.clamp(0.0, 1.0),
         epochs: a.epochs,
         skip: a.skip,
-        tapered: a.tapered,
     };
     let (text, report) = crate::teach::tune(&plan)?;
     std::fs::write(&a.out, text)

@@ -5,7 +5,7 @@
 use std::num::NonZeroU64;
 
 use super::memo::Memo;
-use super::weights::{fold, Eval, Group, Weights, TERMS, WEIGHTS};
+use super::weights::{fold, Eval, Group, Weights, TERMS};
 use crate::rules::{
     Escape, Family, KingLines, Piece, Position, Repetition, Role, Side, Square, SquareSet, Terrain,
     Variant,
@@ -53,14 +53,11 @@ pub trait Terms {
     fn add(&mut self, index: usize, value: i32);
 }
 
-/// The terms summed with weights: with the start's weights, and where the row is tapered with
-/// those for a board without pieces too.
+/// The terms summed with weights.
 struct Dot<'a> {
     weights: &'a Weights,
     uses: &'a [bool; Group::ALL.len()],
-    tapered: bool,
     sum: i32,
-    end: i32,
 }
 
 impl Terms for Dot<'_> {
@@ -72,9 +69,6 @@ impl Terms for Dot<'_> {
     #[inline]
     fn add(&mut self, index: usize, value: i32) {
         self.sum += self.weights.values[index] * value;
-        if self.tapered {
-            self.end += self.weights.values[TERMS + index] * value;
-        }
     }
 }
 
@@ -127,11 +121,6 @@ pub struct Board {
     room: bool,
     /// The squares a piece may stand on: the king's room when it is the whole board.
     squares: i32,
-    /// The pieces on the board at the start: a tapered row blends its two ends by how many of
-    /// them are left.
-    pieces: i32,
-    /// Whether the weights are tapered (the classic ending's never are).
-    tapered: bool,
 }
 
 impl Board {
@@ -145,10 +134,7 @@ impl Board {
         static BOARDS: std::sync::LazyLock<Vec<Board>> = std::sync::LazyLock::new(|| {
             Eval::ALL
                 .iter()
-                .flat_map(|&e| {
-                    let board = move |v: &'static Variant| Board::new(v, e, e.weights(v.family));
-                    Variant::all().iter().map(board)
-                })
+                .flat_map(|&e| Variant::all().iter().map(move |v| Board::new(v, e)))
                 .collect()
         });
         BOARDS
@@ -157,8 +143,7 @@ impl Board {
             .expect("every variant has its board")
     }
 
-    /// The board of a variant with a row of weights (`eval` names their set).
-    pub(crate) fn new(variant: &'static Variant, eval: Eval, weights: &'static Weights) -> Board {
+    fn new(variant: &'static Variant, eval: Eval) -> Board {
         let start = Position::start(variant);
         let goal = [
             start.goal_squares(Side::Attackers),
@@ -184,6 +169,7 @@ impl Board {
                 fence.push(diagonal);
             }
         }
+        let weights = eval.weights(variant.family);
         let shape = shape(variant.family);
         let size = variant
             .squares()
@@ -214,8 +200,6 @@ impl Board {
             centred: rules.repetition == Repetition::Draw || rules.no_move_draws,
             room: variant.files >= shape.room_from_files,
             squares: variant.board.len() as i32,
-            pieces: Board::pieces(&start),
-            tapered: weights.tapered(),
         };
         if board.centred {
             board.centre = board.for_defenders(&start, &mut Rooms::none());
@@ -239,72 +223,38 @@ impl Board {
     }
 
     /// Every term of `pos` for the defenders, less the start's where the start is taken off: the
-    /// row whose sum with a flat row of weights is the evaluation for the defenders.
+    /// row whose sum with the weights is the evaluation for the defenders.
     pub fn row(&self, pos: &Position) -> Row {
         let mut row = Row([0; TERMS]);
         self.terms(pos, &mut Rooms::none(), &mut row);
-        for (r, s) in row.0.iter_mut().zip(self.start_row().0) {
-            *r -= s;
+        if self.centred {
+            let mut start = Row([0; TERMS]);
+            self.terms(
+                &Position::start(self.variant),
+                &mut Rooms::none(),
+                &mut start,
+            );
+            for (r, s) in row.0.iter_mut().zip(start.0) {
+                *r -= s;
+            }
         }
         row
     }
 
-    /// The start's terms where the start is taken off every score, else none.
-    fn start_row(&self) -> Row {
-        let mut start = Row([0; TERMS]);
-        if self.centred {
-            let pos = Position::start(self.variant);
-            self.terms(&pos, &mut Rooms::none(), &mut start);
-        }
-        start
-    }
-
-    /// The row whose sum with a family's whole row of weights, both ends, is the evaluation for
-    /// the defenders: each term times the share of the start's pieces left, then times the share
-    /// gone (less the start's terms, at the first end, where the start is taken off).
-    pub fn tapered_row(&self, pos: &Position) -> [f32; WEIGHTS] {
-        let mut row = Row([0; TERMS]);
-        self.terms(pos, &mut Rooms::none(), &mut row);
-        let left = self.phase(pos) as f32 / self.pieces.max(1) as f32;
-        let mut out = [0.0; WEIGHTS];
-        for (i, (r, s)) in row.0.iter().zip(self.start_row().0).enumerate() {
-            out[i] = *r as f32 * left - s as f32;
-            out[TERMS + i] = *r as f32 * (1.0 - left);
-        }
-        out
-    }
-
-    /// The pieces of both sides on a board.
-    fn pieces(pos: &Position) -> i32 {
-        (pos.count(Side::Attackers) + pos.count(Side::Defenders)) as i32
-    }
-
-    /// How many of the start's pieces are left (no more than the start's).
-    #[inline]
-    fn phase(&self, pos: &Position) -> i32 {
-        Board::pieces(pos).min(self.pieces)
-    }
-
     /// The terms for the defenders less those for the attackers, summed with the weights (with
-    /// the classic ones once mopping up), a tapered row's two ends blended by the pieces left.
+    /// the classic ones once mopping up).
     fn for_defenders(&self, pos: &Position, rooms: &mut Rooms) -> i32 {
-        let (weights, uses, tapered) = match &self.ending {
-            Some((weights, uses)) if mopping_up(pos) => (*weights, uses, false),
-            _ => (self.weights, &self.uses, self.tapered),
+        let (weights, uses) = match &self.ending {
+            Some((weights, uses)) if mopping_up(pos) => (*weights, uses),
+            _ => (self.weights, &self.uses),
         };
         let mut dot = Dot {
             weights,
             uses,
-            tapered,
             sum: 0,
-            end: 0,
         };
         self.terms(pos, rooms, &mut dot);
-        if !dot.tapered {
-            return dot.sum;
-        }
-        let left = self.phase(pos);
-        (dot.sum * left + dot.end * (self.pieces - left)) / self.pieces.max(1)
+        dot.sum
     }
 
     /// Whether the king's room is wanted: on boards where it counts, or when mopping up.

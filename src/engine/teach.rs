@@ -4,7 +4,7 @@
 //! the command line (`taflbot selfplay`, `taflbot tune`).
 
 use super::eval::Board;
-use super::weights::{Weights, WEIGHTS};
+use super::weights::{Weights, TERMS};
 use super::{arena, steps, take, think, Eval, Settings};
 use crate::rules::random::Rng;
 use crate::rules::{Game, Position, Side, Variant};
@@ -105,24 +105,23 @@ pub struct Example {
 impl Example {
     /// The example of a position whose game ended `result` for the defenders, and for which the
     /// search scored `score` (for the defenders), blended: `lambda` of the target is the result,
-    /// the rest the search's chance. Its terms are a flat row's, or, `tapered`, both ends'.
+    /// the rest the search's chance.
     pub fn new(
         board: &Board,
         pos: &Position,
-        (result, score): (f64, Option<i32>),
+        result: f64,
+        score: Option<i32>,
         k: f64,
         lambda: f64,
-        tapered: bool,
     ) -> Example {
-        let terms = if tapered {
-            let row = board.tapered_row(pos);
-            let terms = row.iter().enumerate().filter(|(_, v)| **v != 0.0);
-            terms.map(|(i, v)| (i as u16, *v)).collect()
-        } else {
-            let row = board.row(pos).0;
-            let terms = row.iter().enumerate().filter(|(_, v)| **v != 0);
-            terms.map(|(i, v)| (i as u16, *v as f32)).collect()
-        };
+        let row = board.row(pos);
+        let terms = row
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v != 0)
+            .map(|(i, v)| (i as u16, *v as f32))
+            .collect();
         let target = match score {
             Some(s) => lambda * result + (1.0 - lambda) * chance(f64::from(s), k),
             None => result,
@@ -199,23 +198,22 @@ pub struct Fit {
 }
 
 /// Fits weights to the examples by Adam on the mean squared error of the logistic chances,
-/// starting from `start`; weights in `frozen` keep their values, as do those no example has a
-/// term for (a flat fit's second end). Returns the weights rounded to whole hundredths, and the
-/// error before and after.
+/// starting from `start`; weights in `frozen` keep their values. Returns the weights rounded to
+/// whole hundredths, and the error before and after.
 pub fn fit(
     examples: &[Example],
     start: &Weights,
-    frozen: &[bool; WEIGHTS],
+    frozen: &[bool; TERMS],
     fit: Fit,
 ) -> (Weights, f64, f64) {
     let start_w: Vec<f64> = start.values.iter().map(|v| f64::from(*v)).collect();
     let mut w = start_w.clone();
     let before = error(examples, &w, fit.k);
-    let (mut m, mut v) = (vec![0.0; WEIGHTS], vec![0.0; WEIGHTS]);
+    let (mut m, mut v) = (vec![0.0; TERMS], vec![0.0; TERMS]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
     let n = examples.len().max(1) as f64;
     for epoch in 1..=fit.epochs {
-        let mut grad = vec![0.0; WEIGHTS];
+        let mut grad = vec![0.0; TERMS];
         for e in examples {
             let p = chance(e.score(&w), fit.k);
             // d(p - t)^2/dw = 2 (p - t) p (1 - p) k x
@@ -224,7 +222,7 @@ pub fn fit(
                 grad[*i as usize] += g * f64::from(*x);
             }
         }
-        for i in 0..WEIGHTS {
+        for i in 0..TERMS {
             if frozen[i] {
                 continue;
             }
@@ -271,55 +269,6 @@ mod tests {
     }
 
     #[test]
-    fn a_tapered_rows_terms_sum_to_the_evaluation() {
-        use super::super::weights::{Group, TERMS};
-        // Copenhagen's taught row, its defenders' men worth 60 with every piece on the board and
-        // 300 with none: the evaluation blends the two by the pieces left.
-        let v = Variant::by_id("copenhagen").unwrap();
-        let mut row = Eval::Taught.weights(v.family).clone();
-        row.values[TERMS + Group::Man.at() + 1] = 300;
-        row.values[Group::Man.at() + 1] = 60;
-        let board = Board::new(v, Eval::Taught, Box::leak(Box::new(row.clone())));
-        let mut game = Game::new(v);
-        for seed in 0..40u64 {
-            let pos = game.position();
-            let dot: f64 = board
-                .tapered_row(pos)
-                .iter()
-                .zip(row.values)
-                .map(|(x, w)| f64::from(*x) * f64::from(w))
-                .sum();
-            let for_defenders = if pos.turn() == Side::Defenders {
-                board.evaluate(pos)
-            } else {
-                -board.evaluate(pos)
-            };
-            assert!(
-                (dot - f64::from(for_defenders)).abs() <= 1.0,
-                "{dot} {for_defenders}"
-            );
-            let moves = pos.legal_moves();
-            let capture = moves.iter().find(|m| pos.captures_anything(**m));
-            let step = capture
-                .copied()
-                .unwrap_or(moves[seed as usize % moves.len()]);
-            if take(&mut game, crate::engine::Step::Move(step)).is_err() || game.outcome().is_some()
-            {
-                break;
-            }
-        }
-        // Each term counts at both ends, shared by the pieces left: none at the second end
-        // at the start, some once pieces have come off.
-        let man = Group::Man.at() + Side::Defenders.index();
-        let start = board.tapered_row(&Position::start(v));
-        assert_eq!((start[man], start[TERMS + man]), (12.0, 0.0));
-        let now = board.tapered_row(game.position());
-        let men = game.position().count(Side::Defenders) as f32 - 1.0;
-        assert!(men < 12.0 && now[TERMS + man] > 0.0, "{men}");
-        assert!((now[man] + now[TERMS + man] - men).abs() < 1e-4);
-    }
-
-    #[test]
     fn fitting_moves_weights_towards_what_the_results_say() {
         // Positions where the defenders won when they had more men: the man's weight for the
         // defenders must grow from nothing.
@@ -338,7 +287,7 @@ mod tests {
                 }
             })
             .collect();
-        let frozen = [false; WEIGHTS];
+        let frozen = [false; TERMS];
         let f = Fit {
             k: 0.003,
             epochs: 300,
@@ -349,7 +298,7 @@ mod tests {
         assert!(w.values[1] > 100, "{}", w.values[1]);
         assert!(after < before / 2.0, "{before} {after}");
         // A frozen weight stays.
-        let mut frozen = [false; WEIGHTS];
+        let mut frozen = [false; TERMS];
         frozen[1] = true;
         assert_eq!(fit(&examples, &Weights::ZERO, &frozen, f).0.values[1], 0);
     }

@@ -140,54 +140,26 @@ impl Group {
     }
 }
 
-/// The terms in a row.
+/// The weights in a row.
 pub const TERMS: usize = Group::KingSquares.at() + Group::KingSquares.width();
-
-/// The weights in a family's row: each term's weight with the start's men on the board, then its
-/// weight with none left ("tapered": the evaluation blends the two by how many men remain).
-pub const WEIGHTS: usize = 2 * TERMS;
 
 /// One family's weights.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Weights {
-    /// The weights with the start's men, then (from [`TERMS`] on) those with none left; where
-    /// the two halves are equal the row is flat.
-    pub values: [i32; WEIGHTS],
+    pub values: [i32; TERMS],
 }
 
 impl Weights {
-    pub const ZERO: Weights = Weights {
-        values: [0; WEIGHTS],
-    };
+    pub const ZERO: Weights = Weights { values: [0; TERMS] };
 
-    /// The weights of a group with the start's men on the board.
+    /// The weights of a group.
     pub fn of(&self, group: Group) -> &[i32] {
         &self.values[group.at()..group.at() + group.width()]
     }
 
-    /// The weights of a group once no men are left.
-    pub fn end_of(&self, group: Group) -> &[i32] {
-        &self.values[TERMS + group.at()..TERMS + group.at() + group.width()]
-    }
-
-    /// Whether any weight of the group counts, at either end.
+    /// Whether any weight of the group counts.
     pub fn uses(&self, group: Group) -> bool {
-        self.of(group)
-            .iter()
-            .chain(self.end_of(group))
-            .any(|w| *w != 0)
-    }
-
-    /// Whether the weights change as the men come off (the halves differ).
-    pub fn tapered(&self) -> bool {
-        self.values[..TERMS] != self.values[TERMS..]
-    }
-
-    /// The row made flat: the weights with the start's men kept at both ends.
-    pub fn flattened(&self) -> Weights {
-        let mut flat = self.clone();
-        flat.values.copy_within(..TERMS, TERMS);
-        flat
+        self.of(group).iter().any(|w| *w != 0)
     }
 }
 
@@ -306,13 +278,11 @@ pub struct WeightSet {
 }
 
 /// Reads a weights file: `[family]` headers, then `name = numbers` lines; `#` starts a comment.
-/// Every family must be there; a group left out weighs nothing. A `name.end = numbers` line gives
-/// a tapered group its weights once no men are left; without one, the group weighs the same
-/// throughout.
+/// Every family must be there; a group left out weighs nothing.
 pub fn read(text: &str) -> Result<WeightSet, String> {
     let mut rows: Vec<Option<Weights>> = vec![None; FAMILIES.len()];
     let mut current: Option<usize> = None;
-    let mut seen: Vec<(Group, bool)> = Vec::new();
+    let mut seen: Vec<Group> = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or_default().trim();
         let at = || format!("line {}", n + 1);
@@ -335,18 +305,14 @@ pub fn read(text: &str) -> Result<WeightSet, String> {
         let (name, values) = line
             .split_once('=')
             .ok_or_else(|| format!("{}: expected `name = numbers`", at()))?;
-        let (name, end) = match name.trim().strip_suffix(".end") {
-            Some(name) => (name, true),
-            None => (name.trim(), false),
-        };
         let group = Group::ALL
             .into_iter()
-            .find(|g| g.name() == name)
-            .ok_or_else(|| format!("{}: unknown weight \"{name}\"", at()))?;
-        if seen.contains(&(group, end)) {
+            .find(|g| g.name() == name.trim())
+            .ok_or_else(|| format!("{}: unknown weight \"{}\"", at(), name.trim()))?;
+        if seen.contains(&group) {
             return Err(format!("{}: \"{}\" given twice", at(), group.name()));
         }
-        seen.push((group, end));
+        seen.push(group);
         let numbers = values
             .split_whitespace()
             .map(|v| v.parse::<i32>())
@@ -362,15 +328,7 @@ pub fn read(text: &str) -> Result<WeightSet, String> {
             ));
         }
         let row = rows[i].as_mut().expect("the family's row was started");
-        let (at, width) = (group.at(), group.width());
-        if end {
-            row.values[TERMS + at..TERMS + at + width].copy_from_slice(&numbers);
-        } else {
-            row.values[at..at + width].copy_from_slice(&numbers);
-            if !seen.contains(&(group, true)) {
-                row.values[TERMS + at..TERMS + at + width].copy_from_slice(&numbers);
-            }
-        }
+        row.values[group.at()..group.at() + group.width()].copy_from_slice(&numbers);
     }
     let rows = rows
         .into_iter()
@@ -388,15 +346,13 @@ pub fn write(set: &WeightSet, header: &str) -> String {
     }
     for (row, family) in set.rows.iter().zip(FAMILIES) {
         let _ = writeln!(out, "\n[{}]", family_name(family));
-        let numbers = |values: &[i32]| values.iter().map(i32::to_string).collect::<Vec<_>>();
         for group in Group::ALL {
-            let (values, end) = (row.of(group), row.end_of(group));
-            if values.iter().any(|v| *v != 0) || end != values {
-                let _ = writeln!(out, "{} = {}", group.name(), numbers(values).join(" "));
+            let values = row.of(group);
+            if values.iter().all(|v| *v == 0) {
+                continue;
             }
-            if end != values {
-                let _ = writeln!(out, "{}.end = {}", group.name(), numbers(end).join(" "));
-            }
+            let text: Vec<String> = values.iter().map(i32::to_string).collect();
+            let _ = writeln!(out, "{} = {}", group.name(), text.join(" "));
         }
     }
     out
@@ -442,20 +398,6 @@ mod tests {
         assert!(read("[tyr]\nman = 1").unwrap_err().contains("line 2"));
         assert!(read("[nowhere]").unwrap_err().contains("unknown family"));
         assert!(read("[tyr]\nman = 1 2").unwrap_err().contains("missing"));
-        // A tapered group reads back with both ends; the other groups weigh the same at both.
-        let text = Eval::Classic
-            .text()
-            .replace("[tyr]\n", "[tyr]\nman.end = 90 140\n");
-        let tapered = read(&text).unwrap();
-        let row = &tapered.rows[family_index(Family::Tyr)];
-        assert_eq!(row.of(Group::Man), [100, 150]);
-        assert_eq!(row.end_of(Group::Man), [90, 140]);
-        assert_eq!(row.end_of(Group::Road), row.of(Group::Road));
-        assert!(row.tapered() && !row.flattened().tapered());
-        assert_eq!(read(&write(&tapered, "again")).unwrap(), tapered);
-        assert!(read("[tyr]\nman.end = 1 2\nman.end = 1 2")
-            .unwrap_err()
-            .contains("given twice"));
         assert!(read("[tyr]\nlove = 3")
             .unwrap_err()
             .contains("unknown weight"));

@@ -70,7 +70,7 @@ impl Curve {
     pub fn of(family: Family) -> Curve {
         let (slope, attackers, defenders) = match family {
             Family::Brandubh | Family::Odin => return CURVE,
-            Family::Copenhagen => (0.00292, 0.184, -0.453),
+            Family::Copenhagen => (0.00266, -0.866, 0.593),
             Family::Tablut => (0.00208, -0.587, 0.334),
             Family::SeaBattle => (0.00404, -1.277, 0.695),
             Family::Tyr => (0.00252, -1.173, 0.918),

@@ -10,9 +10,10 @@ use taflbot::rules::{Game, Side, Variant};
 
 const SUITE: &str = include_str!("../../data/forced-escapes.txt");
 
-/// How many of the suite's positions the engine stops the escape in, at least: what it did when
-/// the suite was made (see `BENCHMARKS.md`, "The forced-escape suite").
-const STOPPED_AT_LEAST: usize = 7;
+/// How many of the suite's positions the engine stops the escape in, at least: what it does with
+/// the taught set of the fifth round, one fewer than the fourth round's 7, a set it beats 61.3 %
+/// over 100 pairs (see `BENCHMARKS.md`, "The forced-escape suite").
+const STOPPED_AT_LEAST: usize = 6;
 
 /// The suite's positions (attackers to move), each with its game's moves and the turn the
 /// game's attackers played there.

@@ -170,10 +170,11 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// The way reviews are made now, stored with each: one made another way is made again. 2: each
-/// turn weighed against the best in the same search, by the taught weights (1: the positions
-/// before and after each turn searched apart, by the classic weights).
-const VERSION: i64 = 2;
+/// The way reviews are made now, stored with each: one made another way is made again. 3: as 2,
+/// by the taught set whose Copenhagen row had a fifth round (and its curve); 2: each turn
+/// weighed against the best in the same search, by the taught weights; 1: the positions before
+/// and after each turn searched apart, by the classic weights.
+const VERSION: i64 = 3;
 
 /// A review as stored, made on `budget` nodes a position.
 fn to_json(r: &Review, budget: u64) -> Value {
@@ -278,11 +279,13 @@ mod tests {
         let text = to_json(&r, 100_000).to_string();
         assert_eq!(from_json(&text), Some(r));
         assert_eq!(from_json(&text.replace("blunder", "howler")), None);
-        assert_eq!(from_json("{\"version\": 2}"), None);
-        // A whole review made the old way is made again.
-        let old = text.replace("\"version\":2", "\"version\":1");
-        assert_ne!(old, text);
-        assert_eq!(from_json(&old), None);
+        assert_eq!(from_json("{\"version\": 3}"), None);
+        // A whole review made an older way is made again.
+        for older in [1, 2] {
+            let old = text.replace("\"version\":3", &format!("\"version\":{older}"));
+            assert_ne!(old, text);
+            assert_eq!(from_json(&old), None);
+        }
         assert_eq!(from_json("not json"), None);
     }
 }

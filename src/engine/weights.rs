@@ -161,6 +161,19 @@ impl Weights {
     pub fn uses(&self, group: Group) -> bool {
         self.of(group).iter().any(|w| *w != 0)
     }
+
+    /// A number that tells rows apart (FNV-1a over the weights), the same on every build and
+    /// machine: what stored judgements were made by.
+    pub fn fingerprint(&self) -> u64 {
+        fnv(self.values.iter().flat_map(|v| v.to_le_bytes()))
+    }
+}
+
+/// FNV-1a, 64 bits, of `bytes`.
+pub fn fnv(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// Which set of weights the engine judges by.

@@ -10,8 +10,10 @@ use serde_json::{json, Value};
 
 use super::{GameView, Person, Service, ServiceError};
 use crate::engine::review::{budget_for, review, Curve, Mark, Review, ReviewedTurn, MOST_TURNS};
+use crate::engine::weights::fnv;
+use crate::engine::Eval;
 use crate::render::{review_chart, Theme};
-use crate::rules::Side;
+use crate::rules::{Family, Side};
 
 /// A game's review, with the game it is of.
 #[derive(Clone, Debug)]
@@ -25,8 +27,9 @@ pub struct GameReview {
 /// What [`Service::stored_review`] found.
 struct Stored {
     review: Option<Review>,
-    /// A body was stored but did not read, was made another way (an older [`VERSION`]), or was
-    /// made before continued turns were left out.
+    /// A body was stored but did not read, was made another way (an older [`VERSION`]) or by
+    /// other weights or another curve ([`judge`]), or was made before continued turns were left
+    /// out.
     damaged: bool,
 }
 
@@ -56,7 +59,8 @@ impl Service {
         // waits for it and is given what it stored, and no engine time is spent twice. (A
         // stored review is read under the same hold, which nobody else holds then.)
         let _reviewing = self.thinking.review_of(id).await;
-        let stored = self.stored_review(id, first).await?;
+        let judge = judge(loaded.game.variant().family);
+        let stored = self.stored_review(id, first, &judge).await?;
         if let Some(review) = stored.review {
             return Ok(GameReview {
                 game: view,
@@ -88,7 +92,7 @@ impl Service {
              ON CONFLICT (game_id) DO UPDATE SET body = excluded.body",
         )
         .bind(id)
-        .bind(to_json(&made, budget).to_string())
+        .bind(to_json(&made, budget, &judge).to_string())
         .bind(self.now())
         .execute(&self.pool)
         .await?;
@@ -101,7 +105,12 @@ impl Service {
 
     /// The review stored for game `id`, if it reads and leaves out the `first` turns that were
     /// continued from a record (a review stored before those were left out is made again).
-    async fn stored_review(&self, id: i64, first: usize) -> Result<Stored, ServiceError> {
+    async fn stored_review(
+        &self,
+        id: i64,
+        first: usize,
+        judge: &str,
+    ) -> Result<Stored, ServiceError> {
         let body: Option<String> =
             sqlx::query_scalar("SELECT body FROM reviews WHERE game_id = $1")
                 .bind(id)
@@ -109,7 +118,7 @@ impl Service {
                 .await?;
         let review = body
             .as_deref()
-            .and_then(from_json)
+            .and_then(|b| from_json(b, judge))
             .filter(|r| r.first == first);
         Ok(Stored {
             damaged: body.is_some() && review.is_none(),
@@ -170,14 +179,30 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// The way reviews are made now, stored with each: one made another way is made again. 3: as 2,
+/// What a family's reviews are judged by: the taught row's weights and the family's curve, as a
+/// fingerprint stored with each review. A review judged by other weights or another curve (a new
+/// taught set, a curve fitted again) is made again, with no version to bump by hand.
+fn judge(family: Family) -> String {
+    let curve = Curve::of(family);
+    let shape = [
+        curve.slope,
+        curve.intercept[Side::Attackers],
+        curve.intercept[Side::Defenders],
+    ];
+    let curve = fnv(shape.iter().flat_map(|x| x.to_bits().to_le_bytes()));
+    let weights = Eval::Taught.weights(family).fingerprint();
+    format!("{weights:016x}{curve:016x}")
+}
+
+/// The way reviews are made now, stored with each: one made another way is made again (a change
+/// of weights or curve alone is caught by [`judge`]). 3: as 2,
 /// by the taught set whose Copenhagen row had a fifth round (and its curve); 2: each turn
 /// weighed against the best in the same search, by the taught weights; 1: the positions before
 /// and after each turn searched apart, by the classic weights.
 const VERSION: i64 = 3;
 
-/// A review as stored, made on `budget` nodes a position.
-fn to_json(r: &Review, budget: u64) -> Value {
+/// A review as stored, made on `budget` nodes a position and judged by `judge`.
+fn to_json(r: &Review, budget: u64, judge: &str) -> Value {
     let turns: Vec<Value> = r
         .turns
         .iter()
@@ -193,14 +218,21 @@ fn to_json(r: &Review, budget: u64) -> Value {
             })
         })
         .collect();
-    json!({ "version": VERSION, "budget": budget, "first": r.first, "start": r.start, "turns": turns })
+    json!({
+        "version": VERSION,
+        "judge": judge,
+        "budget": budget,
+        "first": r.first,
+        "start": r.start,
+        "turns": turns,
+    })
 }
 
-/// A stored review read back; `None` for one this taflbot cannot read or made another way (made
-/// again then).
-fn from_json(text: &str) -> Option<Review> {
+/// A stored review read back; `None` for one this taflbot cannot read, made another way or not
+/// judged by `judge` (made again then).
+fn from_json(text: &str, judge: &str) -> Option<Review> {
     let v: Value = serde_json::from_str(text).ok()?;
-    if v["version"].as_i64() != Some(VERSION) {
+    if v["version"].as_i64() != Some(VERSION) || v["judge"].as_str() != Some(judge) {
         return None;
     }
     let strings = |v: &Value| -> Option<Vec<String>> {
@@ -276,17 +308,43 @@ mod tests {
                 },
             ],
         };
-        let text = to_json(&r, 100_000).to_string();
-        assert_eq!(from_json(&text), Some(r));
-        assert_eq!(from_json(&text.replace("blunder", "howler")), None);
-        assert_eq!(from_json(&format!("{{\"version\": {VERSION}}}")), None);
+        let judge = judge(Family::Copenhagen);
+        let text = to_json(&r, 100_000, &judge).to_string();
+        assert_eq!(from_json(&text, &judge), Some(r));
+        assert_eq!(from_json(&text.replace("blunder", "howler"), &judge), None);
+        assert_eq!(
+            from_json(&format!("{{\"version\": {VERSION}}}"), &judge),
+            None
+        );
         // A whole review made an older way is made again.
         let now = format!("\"version\":{VERSION}");
         for older in 1..VERSION {
             let old = text.replace(&now, &format!("\"version\":{older}"));
             assert_ne!(old, text);
-            assert_eq!(from_json(&old), None);
+            assert_eq!(from_json(&old, &judge), None);
         }
-        assert_eq!(from_json("not json"), None);
+        assert_eq!(from_json("not json", &judge), None);
+        // One judged by other weights or another curve is made again too.
+        let tyr = super::judge(Family::Tyr);
+        assert_ne!(
+            tyr, judge,
+            "Copenhagen's taught row and curve are not TYR's"
+        );
+        assert_eq!(from_json(&text, &tyr), None);
+        let unjudged = text.replace(&format!("\"judge\":\"{judge}\","), "");
+        assert_ne!(unjudged, text);
+        assert_eq!(from_json(&unjudged, &judge), None);
+    }
+
+    #[test]
+    fn a_fingerprint_tells_rows_apart_and_is_the_same_on_every_build() {
+        // FNV-1a's published check values.
+        assert_eq!(fnv(*b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv(*b"a"), 0xaf63_dc4c_8601_ec8c);
+        let row = Eval::Taught.weights(Family::Copenhagen);
+        let mut other = row.clone();
+        other.values[0] += 1;
+        assert_ne!(row.fingerprint(), other.fingerprint());
+        assert_eq!(row.fingerprint(), row.clone().fingerprint());
     }
 }

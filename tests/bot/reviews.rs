@@ -145,6 +145,30 @@ async fn the_move_that_let_the_king_out_is_a_blunder_with_the_better_turn_named(
     let remade = svc.review(&alice(), Some(id), None).await.unwrap();
     assert!(remade.fresh);
     assert_eq!(remade.review, r.review);
+    // So is one judged by other weights or another curve (a taught set since replaced).
+    let body: String = sqlx::query_scalar("SELECT body FROM reviews WHERE game_id = $1")
+        .bind(id)
+        .fetch_one(svc.pool())
+        .await
+        .unwrap();
+    let judge = body
+        .split("\"judge\":\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert_eq!(judge.len(), 32, "{body}");
+    let before = body.replace(judge, &"0".repeat(32));
+    sqlx::query("UPDATE reviews SET body = $1 WHERE game_id = $2")
+        .bind(&before)
+        .bind(id)
+        .execute(svc.pool())
+        .await
+        .unwrap();
+    let rejudged = svc.review(&bob(), Some(id), None).await.unwrap();
+    assert!(rejudged.fresh);
+    assert_eq!(rejudged.review, r.review);
 }
 
 #[tokio::test]

@@ -126,11 +126,17 @@ pub struct Tune {
     pub families: Vec<Family>,
     /// The set to start from.
     pub from: Eval,
+    /// What the starting set was, as the written file's header says it: a set's name or a
+    /// file's path.
+    pub from_name: String,
     /// Of the target, the game's result; the rest is the search's chance.
     pub lambda: f64,
     pub epochs: usize,
     /// Plies of a recorded game left out at its start (openings are alike, and say little).
     pub skip: usize,
+    /// Fit only the terms the starting row weighs (and the bias): a family whose data is thin
+    /// or one-sided keeps the shape of its row and only its balance moves.
+    pub used_only: bool,
 }
 
 fn read(path: &Path) -> Result<String, CliError> {
@@ -179,6 +185,19 @@ fn frozen(family: Family) -> [bool; TERMS] {
     frozen
 }
 
+/// The terms a fit of `row` leaves alone: the family's [`frozen`] ones and, for `used_only`,
+/// every term the row weighs at zero (the bias excepted: it follows the curve's offset).
+fn frozen_in(family: Family, row: &Weights, used_only: bool) -> [bool; TERMS] {
+    let mut frozen = frozen(family);
+    if used_only {
+        let bias = Group::Bias.at()..Group::Bias.at() + Group::Bias.width();
+        for (i, f) in frozen.iter_mut().enumerate() {
+            *f |= row.values[i] == 0 && !bias.contains(&i);
+        }
+    }
+    frozen
+}
+
 /// Whether all the family's variants take the start off every score (those with draws): a bias
 /// never counts there.
 fn centred(family: Family) -> bool {
@@ -210,11 +229,11 @@ pub fn tune(plan: &Tune) -> Result<(String, String), CliError> {
     let set = WeightSet { rows };
     let families: Vec<&str> = plan.families.iter().map(|f| family_name(*f)).collect();
     let header = format!(
-        "The taught weights: made by `taflbot tune` from the `{}` set, fitting {}.\n\
+        "The taught weights: made by `taflbot tune` from {}, fitting {}.\n\
          See the README (\"How the engine was taught\") for the command that made them.\n\
          Each line is a group of terms and its weights, in hundredths of a man\n\
          (src/engine/weights.rs says what each one counts).",
-        plan.from.name(),
+        plan.from_name,
         families.join(", ")
     );
     Ok((weights::write(&set, &header), report))
@@ -297,6 +316,7 @@ fn examples_of(plan: &Tune, family: Family) -> Result<Vec<Raw>, CliError> {
 
 /// Fits `row` (a family's weights) to its positions; the fitted row and a line on the fit.
 fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weights, String) {
+    let frozen = frozen_in(family, row, plan.used_only);
     let results: Vec<Example> = raw
         .iter()
         .map(|(v, pos, r, _)| Example::new(Board::with(v, plan.from), pos, *r, None, 0.0, 1.0))
@@ -321,7 +341,7 @@ fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weigh
         rate: 2.0,
         anchor: 1e-7,
     };
-    let (fitted, before, after) = teach::fit(&examples, row, &frozen(family), fit);
+    let (fitted, before, after) = teach::fit(&examples, row, &frozen, fit);
     // The winning-chance curve of the fitted weights, from the results alone.
     let taught: Vec<f64> = fitted.values.iter().map(|v| f64::from(*v)).collect();
     let (slope, _) = teach::best_curve(&results, &taught);
@@ -338,4 +358,39 @@ fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weigh
         teach::error(&results, &taught, slope),
     );
     (fitted, said)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_used_only_fit_freezes_the_terms_its_row_leaves_at_zero() {
+        let row = Eval::Classic.weights(Family::Tyr);
+        let routes = Group::Routes.at();
+        let defenders_man = Group::Man.at() + Side::Defenders.index();
+        assert_eq!(row.values[routes], 0, "the classic TYR row has no routes");
+        assert_ne!(row.values[defenders_man], 0);
+        let all = frozen_in(Family::Tyr, row, false);
+        let used = frozen_in(Family::Tyr, row, true);
+        assert!(!all[routes], "a whole fit moves the routes");
+        assert!(used[routes], "a used-only fit leaves them at zero");
+        assert!(
+            !used[defenders_man],
+            "the defenders' men are weighed, so fitted"
+        );
+        assert!(!used[Group::Bias.at()], "the bias follows the curve");
+        for i in 0..TERMS {
+            assert!(
+                !all[i] || used[i],
+                "term {i}: what a whole fit freezes stays frozen"
+            );
+            if !used[i] {
+                assert!(
+                    row.values[i] != 0 || i == Group::Bias.at(),
+                    "term {i} is fitted"
+                );
+            }
+        }
+    }
 }

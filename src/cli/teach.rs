@@ -93,6 +93,10 @@ pub struct TuneArgs {
     /// Plies of each recorded game left out at its start.
     #[arg(long, default_value_t = 6)]
     pub skip: usize,
+    /// Fit only the terms the starting set weighs (and the bias), leaving the others at zero:
+    /// for a family whose positions are few or one-sided.
+    #[arg(long)]
+    pub used_only: bool,
     /// Where to write the weights (the taught set is src/engine/weights/taught.txt).
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -202,9 +206,15 @@ pub fn tune(a: TuneArgs) -> Result<String, CliError> {
         } else {
             eval_named(&a.from)?
         },
+        from_name: if from.is_file() {
+            format!("the weights in {}", from.display())
+        } else {
+            format!("the `{}` set", a.from)
+        },
         lambda: a.lambda.clamp(0.0, 1.0),
         epochs: a.epochs,
         skip: a.skip,
+        used_only: a.used_only,
     };
     let (text, report) = crate::teach::tune(&plan)?;
     std::fs::write(&a.out, text)

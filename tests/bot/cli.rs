@@ -677,6 +677,54 @@ fn selfplay_writes_positions_that_tune_fits_a_family_to() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A used-only fit moves only the terms its starting row weighs, and each file names the set it
+/// was fitted from.
+#[test]
+fn tune_used_only_keeps_the_unused_terms_at_zero_and_names_where_it_started() {
+    use taflbot::engine::weights::{family_index, read, Group};
+    use taflbot::engine::Eval;
+    use taflbot::rules::Family;
+    let dir = std::env::temp_dir().join(format!("taflbot-used-only-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (first, second) = (dir.join("first.txt"), dir.join("second.txt"));
+    let fit = |from: &str, out: &std::path::Path| {
+        let out = taflbot(&[
+            "tune",
+            "--family",
+            "brandubh",
+            "--games",
+            "brandubh=data/brandubh.csv",
+            "--from",
+            from,
+            "--used-only",
+            "--epochs",
+            "30",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{out:?}");
+    };
+    fit("classic", &first);
+    let text = std::fs::read_to_string(&first).unwrap();
+    assert!(
+        text.contains("from the `classic` set, fitting brandubh"),
+        "{text}"
+    );
+    let i = family_index(Family::Brandubh);
+    let classic = &read(Eval::Classic.text()).unwrap().rows[i];
+    let fitted = &read(&text).unwrap().rows[i];
+    assert_ne!(fitted, classic, "the corpus moves the weights it uses");
+    for (t, (was, now)) in classic.values.iter().zip(&fitted.values).enumerate() {
+        let bias = t == Group::Bias.at();
+        assert!(*was != 0 || *now == 0 || bias, "term {t} was unused: {now}");
+    }
+    fit(first.to_str().unwrap(), &second);
+    let text = std::fs::read_to_string(&second).unwrap();
+    let named = format!("from the weights in {}, fitting", first.display());
+    assert!(text.contains(&named), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn arena_players_name_their_weights_and_their_time_or_nodes() {
     let out = taflbot(&[

@@ -4,7 +4,7 @@
 use taflbot::service::{Service, ServiceError, SideChoice, Terms};
 
 use crate::common::long_copenhagen_game;
-use crate::support::{alice, bob, carol, T0};
+use crate::support::{alice, bob, carol, review_body, set_review_body, T0};
 
 async fn service() -> Service {
     crate::support::service_at(":memory:", T0).await.0
@@ -176,19 +176,10 @@ async fn a_review_of_a_continued_game_leaves_the_record_out() {
     let again = svc.review(&bob(), Some(id), None).await.unwrap();
     assert!(!again.fresh);
     assert_eq!(again.review, r.review);
-    let body: String = sqlx::query_scalar("SELECT body FROM reviews WHERE game_id = $1")
-        .bind(id)
-        .fetch_one(svc.pool())
-        .await
-        .unwrap();
+    let body = review_body(&svc, id).await;
     let old = body.replace("\"first\":20,", "");
     assert_ne!(old, body);
-    sqlx::query("UPDATE reviews SET body = $1 WHERE game_id = $2")
-        .bind(&old)
-        .bind(id)
-        .execute(svc.pool())
-        .await
-        .unwrap();
+    set_review_body(&svc, id, &old).await;
     let remade = svc.review(&carol(), Some(id), None).await.unwrap();
     assert!(remade.fresh);
     assert_eq!(remade.review, r.review);

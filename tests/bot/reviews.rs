@@ -7,7 +7,9 @@ use taflbot::rules::random::Rng;
 use taflbot::rules::{Game, Reason, Side, Variant};
 use taflbot::service::{Scope, ServiceError, SideChoice};
 
-use crate::support::{alice, bob, brandubh_game, carol, service_at, T0};
+use crate::support::{
+    alice, bob, brandubh_game, carol, review_body, service_at, set_review_body, T0,
+};
 
 /// Whether the side to move can win with one move.
 fn wins_at_once(game: &Game) -> bool {
@@ -137,20 +139,12 @@ async fn the_move_that_let_the_king_out_is_a_blunder_with_the_better_turn_named(
     assert!(!again.fresh);
     assert_eq!(again.review, r.review);
     // A damaged row is made again rather than failing.
-    sqlx::query("UPDATE reviews SET body = 'garbage' WHERE game_id = $1")
-        .bind(id)
-        .execute(svc.pool())
-        .await
-        .unwrap();
+    set_review_body(&svc, id, "garbage").await;
     let remade = svc.review(&alice(), Some(id), None).await.unwrap();
     assert!(remade.fresh);
     assert_eq!(remade.review, r.review);
     // So is one judged by other weights or another curve (a taught set since replaced).
-    let body: String = sqlx::query_scalar("SELECT body FROM reviews WHERE game_id = $1")
-        .bind(id)
-        .fetch_one(svc.pool())
-        .await
-        .unwrap();
+    let body = review_body(&svc, id).await;
     let judge = body
         .split("\"judge\":\"")
         .nth(1)
@@ -159,13 +153,7 @@ async fn the_move_that_let_the_king_out_is_a_blunder_with_the_better_turn_named(
         .next()
         .unwrap();
     assert_eq!(judge.len(), 32, "{body}");
-    let before = body.replace(judge, &"0".repeat(32));
-    sqlx::query("UPDATE reviews SET body = $1 WHERE game_id = $2")
-        .bind(&before)
-        .bind(id)
-        .execute(svc.pool())
-        .await
-        .unwrap();
+    set_review_body(&svc, id, &body.replace(judge, &"0".repeat(32))).await;
     let rejudged = svc.review(&bob(), Some(id), None).await.unwrap();
     assert!(rejudged.fresh);
     assert_eq!(rejudged.review, r.review);

@@ -92,6 +92,25 @@ pub async fn moves_stored(svc: &Service, game: i64) -> i64 {
         .unwrap()
 }
 
+/// The review stored for a game, as its row holds it.
+pub async fn review_body(svc: &Service, game: i64) -> String {
+    sqlx::query_scalar("SELECT body FROM reviews WHERE game_id = $1")
+        .bind(game)
+        .fetch_one(svc.pool())
+        .await
+        .unwrap()
+}
+
+/// Overwrites the review stored for a game, as an older taflbot or a damaged row would leave it.
+pub async fn set_review_body(svc: &Service, game: i64, body: &str) {
+    sqlx::query("UPDATE reviews SET body = $1 WHERE game_id = $2")
+        .bind(body)
+        .bind(game)
+        .execute(svc.pool())
+        .await
+        .unwrap();
+}
+
 /// A game begun: alice (attackers) against bob (defenders) at tyr-11, three days per move.
 pub async fn started(svc: &Service) -> i64 {
     let c = svc

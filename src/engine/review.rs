@@ -62,10 +62,10 @@ impl Curve {
     /// weights) by `cargo run --release --example winning_chance -- FAMILY GAMES`: Copenhagen's
     /// on 600 games of its corpus, the others on about 120 games the engine played against
     /// itself (TYR's with its taught row of 2026-11-29). Two fits were not usable and take
-    /// [`CURVE`] (their taught rows are the classic ones too):
-    /// Brandubh's came out flat (a 100,000-node search solves most of its positions, and the
-    /// rest did not tell the recorded games' results apart), and ODIN's had 45 decided games of
-    /// 160 (the rest reach the turn limit). A new taught set wants these fitted again. See
+    /// [`CURVE`]: Brandubh's came out flat with the classic row and with the taught one of
+    /// 2026-11-29 alike (a 100,000-node search solves most of its positions, and the rest did
+    /// not tell the recorded games' results apart), and ODIN's had 45 decided games of 160 (the
+    /// rest reach the turn limit). A new taught set wants these fitted again. See
     /// `BENCHMARKS.md` ("Reviews").
     pub fn of(family: Family) -> Curve {
         let (slope, attackers, defenders) = match family {

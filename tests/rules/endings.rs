@@ -5,7 +5,8 @@
 //! another engine, chased a king alone round the middle of the board until a match's move cap;
 //! and positions reached in seeded games of level 3 (attackers) against level 1 (defenders), each
 //! the first of its game where the king was left with two men or fewer against six attackers or
-//! more. The defenders far ahead are each variant's start with only three attackers left.
+//! more (Brandubh's first comes from such a game, seed 1, played with the taught row). The
+//! defenders far ahead are each variant's start with only three attackers left.
 
 use taflbot::engine::arena::Player;
 use taflbot::rules::random::Rng;
@@ -14,29 +15,37 @@ use taflbot::rules::{parse_position, write_position, Game, Outcome, Position, Si
 /// Turns the side far ahead may take to win.
 const WITHIN: u32 = 40;
 
-/// Plays level 3 against level 3 from `position` until the game ends or `strong` has taken
-/// [`WITHIN`] turns; the outcome, and the turns `strong` took.
-fn play_out(position: &Position, strong: Side) -> (Option<Outcome>, u32) {
+/// Plays `level` for `strong` against level 3 from `position` until the game ends or `strong` has
+/// taken [`WITHIN`] turns; the outcome, and the turns `strong` took.
+fn play_out(position: &Position, strong: Side, level: u8) -> (Option<Outcome>, u32) {
     let mut game = Game::from_position(position.clone());
     let mut rng = Rng::new(1);
     let mut turns = 0;
     while game.outcome().is_none() && turns < WITHIN {
-        if game.position().turn() == strong {
+        let player = if game.position().turn() == strong {
             turns += 1;
-        }
-        Player::Level(3).play_turn(&mut game, &mut rng);
+            Player::Level(level)
+        } else {
+            Player::Level(3)
+        };
+        player.play_turn(&mut game, &mut rng);
     }
     (game.outcome(), turns)
 }
 
-fn assert_converted(id: &str, text: &str, strong: Side) {
+fn assert_converted_at(id: &str, text: &str, strong: Side, level: u8) {
     let variant = Variant::by_id(id).unwrap();
     let position = parse_position(variant, text).unwrap();
-    let (outcome, turns) = play_out(&position, strong);
+    let (outcome, turns) = play_out(&position, strong, level);
     assert!(
         outcome.is_some_and(|o| o.winner == Some(strong)),
-        "{id} {text}: {strong:?} did not win within {WITHIN} turns ({outcome:?} after {turns})"
+        "{id} {text}: {strong:?} at level {level} did not win within {WITHIN} turns \
+         ({outcome:?} after {turns})"
     );
+}
+
+fn assert_converted(id: &str, text: &str, strong: Side) {
+    assert_converted_at(id, text, strong, 3);
 }
 
 /// The two positions the engine did not convert against another engine, attackers to move.
@@ -61,7 +70,7 @@ const LONE_KINGS: [(&str, &str); 16] = [
     ("fetlar", "2t1tttt3/1t1Kt6/t1tt1t1tttt/9t1/11/6t4/11/5t5/tt8t/8t2/2t5t2 d"),
     ("tablut", "3tt4/9/2Tt5/tT2t4/t2K1t2t/4t1t2/2t6/4tt3/3t1t1t1 d"),
     ("tablut-linnaeus", "2Ttt4/4t4/3t5/t3T3t/tt2Kt2t/4t3t/3t1t3/t8/4t4 d"),
-    ("brandubh", "3t3/1t1t3/1T5/t1TK2t/3t1t1/7/3t3 d"),
+    ("brandubh", "3t3/2t1T2/4T2/t3Ktt/2t1t2/7/3t3 d"),
     ("brandubh", "3t3/3t3/2T4/ttTKt1t/7/1t5/3t3 d"),
     ("sea-battle-11", "3ttt5/2t8/11/1tTt1t5/t4T1tt2/2t1tKt1t1t/t4t1t1t1/8t1t/11/11/3t1tt4 d"),
     ("sea-battle-11", "3t1ttt1t1/5t5/4tKT3t/1t1t1t5/10t/t2t1T2t1t/5t5/t3t6/2t7t/4t6/6tt3 d"),
@@ -81,6 +90,18 @@ fn a_king_with_two_men_or_fewer_against_many_attackers_is_taken_in_every_family(
     for (id, text) in LONE_KINGS {
         assert_converted(id, text, Side::Attackers);
     }
+}
+
+/// A Brandubh ending from the first list that needs a deeper attacker: against the taught row's
+/// defence at level 3 the king escapes from level 3's attackers, and level 5 takes him (BENCHMARKS,
+/// "Brandubh taught"). In Brandubh, whose defenders win most games, a king with two men against
+/// six attackers or more is often not lost at all, so the first list keeps only positions level 3
+/// converts with both rows.
+const DEEPER: (&str, &str) = ("brandubh", "3t3/1t1t3/1T5/t1TK2t/3t1t1/7/3t3 d");
+
+#[test]
+fn a_brandubh_ending_that_needs_a_deeper_search_is_converted_by_level_5() {
+    assert_converted_at(DEEPER.0, DEEPER.1, Side::Attackers, 5);
 }
 
 /// A variant's start with its attackers cut to the first three listed, defenders to move.

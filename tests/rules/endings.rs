@@ -92,11 +92,11 @@ fn a_king_with_two_men_or_fewer_against_many_attackers_is_taken_in_every_family(
     }
 }
 
-/// A Brandubh ending from the first list that needs a deeper attacker: against the taught row's
+/// A Brandubh ending once in [`LONE_KINGS`] that needs a deeper attacker: against the taught row's
 /// defence at level 3 the king escapes from level 3's attackers, and level 4 takes him (BENCHMARKS,
 /// "Brandubh taught"). In Brandubh, whose defenders win most games, a king with two men against
-/// six attackers or more is often not lost at all, so the first list keeps only positions level 3
-/// converts with both rows.
+/// six attackers or more is often not lost at all; both of the list's Brandubh positions are
+/// converted by level 3 with the classic row and the taught one alike.
 const DEEPER: (&str, &str) = ("brandubh", "3t3/1t1t3/1T5/t1TK2t/3t1t1/7/3t3 d");
 
 #[test]

@@ -1,6 +1,8 @@
 //! Finds, in Copenhagen games the attackers lost to an escape, the attackers' turn after which
 //! the escape was forced, and writes the position before it: the forced-escape suite
-//! (`data/forced-escapes.txt`, read by `tests/rules/escapes.rs`).
+//! (`data/forced-escapes.txt` from the games lost to an outside engine, and
+//! `data/forced-escapes-selfplay.txt` from the self-play games of `examples/escape_games.rs`;
+//! read by `tests/rules/escapes.rs`).
 //!
 //! For each game, every attackers' turn is tried from the first: the position after it is
 //! searched on a fixed budget, and the first after which the defenders' win is forced is the

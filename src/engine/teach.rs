@@ -17,12 +17,14 @@ pub struct Sample {
     pub score: Option<i32>,
 }
 
-/// A game played to learn from: its positions before each engine turn, and how it ended
-/// (`None`: unfinished within the turns allowed).
+/// A game played to learn from: its positions before each engine turn, how it ended (`None`:
+/// unfinished within the turns allowed), and the game itself (its moves, for the suites cut from
+/// self-play).
 #[derive(Clone, Debug)]
 pub struct Played {
     pub samples: Vec<Sample>,
     pub result: Option<Option<Side>>,
+    pub game: Game,
 }
 
 /// Plays a game against itself from an opening of `opening` random turns drawn from `seed`, each
@@ -65,6 +67,7 @@ pub fn self_play(
     Played {
         samples,
         result: game.outcome().map(|o| o.winner),
+        game,
     }
 }
 

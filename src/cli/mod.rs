@@ -560,7 +560,7 @@ pub fn arena(variants: &[&'static Variant], m: Match) -> String {
         };
         let _ = writeln!(
             out,
-            "{:<18} {:>3} games{part}: {:>3} won ({} attacking), {:>3} drawn ({} unfinished: {} with a far ahead, {} with b), {:>3} lost: {:>5.1} % in {:.1?}",
+            "{:<18} {:>3} games{part}: {:>3} won ({} attacking), {:>3} drawn ({} unfinished: {} with a far ahead, {} with b), {:>3} lost ({} attacking): {:>5.1} % in {:.1?}",
             v.id,
             t.games(),
             t.wins,
@@ -570,6 +570,7 @@ pub fn arena(variants: &[&'static Variant], m: Match) -> String {
             t.unconverted[0],
             t.unconverted[1],
             t.losses,
+            t.losses_attacking,
             100.0 * t.score(),
             started.elapsed()
         );

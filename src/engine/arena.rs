@@ -104,6 +104,9 @@ pub struct Tally {
     pub losses: u32,
     /// Wins as attackers (or Red), counted among `wins`.
     pub wins_attacking: u32,
+    /// Losses as attackers (or Red), counted among `losses`: with the wins, which side of the
+    /// board a change of weights helps.
+    pub losses_attacking: u32,
     /// Games unfinished within the turns allowed, counted among `draws`.
     pub unfinished: u32,
     /// Unfinished games where the first-named player, or the second, was far ahead: wins not
@@ -128,6 +131,7 @@ impl Tally {
         self.draws += other.draws;
         self.losses += other.losses;
         self.wins_attacking += other.wins_attacking;
+        self.losses_attacking += other.losses_attacking;
         self.unfinished += other.unfinished;
         self.unconverted[0] += other.unconverted[0];
         self.unconverted[1] += other.unconverted[1];
@@ -149,7 +153,12 @@ impl Tally {
                     self.unconverted[usize::from(!first)] += 1;
                 }
             }
-            Result::Loss => self.losses += 1,
+            Result::Loss => {
+                self.losses += 1;
+                if side == Side::Attackers {
+                    self.losses_attacking += 1;
+                }
+            }
         }
     }
 }
@@ -294,5 +303,21 @@ mod tests {
         sum.merge(&tally);
         sum.merge(&tally);
         assert_eq!(sum.unconverted, [2, 2]);
+    }
+
+    /// Wins and losses are each counted by the side the first-named player had.
+    #[test]
+    fn wins_and_losses_are_counted_by_side() {
+        let mut tally = Tally::default();
+        tally.add(Result::Win, Side::Attackers);
+        tally.add(Result::Win, Side::Defenders);
+        tally.add(Result::Loss, Side::Attackers);
+        tally.add(Result::Loss, Side::Attackers);
+        tally.add(Result::Loss, Side::Defenders);
+        assert_eq!((tally.wins, tally.wins_attacking), (2, 1));
+        assert_eq!((tally.losses, tally.losses_attacking), (3, 2));
+        let mut sum = tally;
+        sum.merge(&tally);
+        assert_eq!((sum.losses, sum.losses_attacking), (6, 4));
     }
 }

@@ -461,10 +461,10 @@ fn arena_scores_the_same_on_one_thread_or_several() {
 
 #[test]
 fn an_arena_match_played_in_parts_adds_up_to_the_whole() {
-    // Won, won attacking, drawn, unfinished, unfinished with a and with b far ahead, and lost,
-    // from a line such as "brandubh 2 games (pairs 4 to 4):   1 won (0 attacking), 0 drawn
-    // (0 unfinished: 0 with a far ahead, 0 with b), 1 lost: ..."
-    let tally = |first: &str, pairs: &str| -> ([u32; 7], String) {
+    // Won, won attacking, drawn, unfinished, unfinished with a and with b far ahead, lost, and
+    // lost attacking, from a line such as "brandubh 2 games (pairs 4 to 4):   1 won (0
+    // attacking), 0 drawn (0 unfinished: 0 with a far ahead, 0 with b), 1 lost (1 attacking): ..."
+    let tally = |first: &str, pairs: &str| -> ([u32; 8], String) {
         let out = taflbot(&[
             "arena",
             "--variant",
@@ -486,7 +486,7 @@ fn an_arena_match_played_in_parts_adds_up_to_the_whole() {
             .1
             .split(|c: char| !c.is_ascii_digit())
             .filter(|w| !w.is_empty())
-            .take(7)
+            .take(8)
             .map(|w| w.parse().unwrap())
             .collect::<Vec<u32>>();
         (counts.try_into().unwrap(), line)
@@ -502,6 +502,7 @@ fn an_arena_match_played_in_parts_adds_up_to_the_whole() {
     assert_eq!(sum, whole.to_vec(), "{line}");
     assert_eq!(whole[0] + whole[2] + whole[6], 8);
     assert!(whole[4] + whole[5] <= whole[3], "{line}");
+    assert!(whole[1] <= whole[0] && whole[7] <= whole[6], "{line}");
 }
 
 #[test]

@@ -17,14 +17,20 @@ pub struct Sample {
     pub score: Option<i32>,
 }
 
-/// A game played to learn from: its positions before each engine turn, how it ended (`None`:
-/// unfinished within the turns allowed), and the game itself (its moves, for the suites cut from
-/// self-play).
+/// A game played to learn from: its positions before each engine turn, and the game itself (its
+/// moves, for the suites cut from self-play).
 #[derive(Clone, Debug)]
 pub struct Played {
     pub samples: Vec<Sample>,
-    pub result: Option<Option<Side>>,
     pub game: Game,
+}
+
+impl Played {
+    /// How the game ended: the winner, if any, or `None` when it was unfinished within the turns
+    /// allowed.
+    pub fn result(&self) -> Option<Option<Side>> {
+        self.game.outcome().map(|o| o.winner)
+    }
 }
 
 /// Plays a game against itself from an opening of `opening` random turns drawn from `seed`, each
@@ -64,11 +70,7 @@ pub fn self_play(
             take(&mut game, step).expect("the engine chose a legal step");
         }
     }
-    Played {
-        samples,
-        result: game.outcome().map(|o| o.winner),
-        game,
-    }
+    Played { samples, game }
 }
 
 /// A game's result for the defenders: 1 won, 0 lost, ½ drawn.
@@ -266,7 +268,7 @@ mod tests {
         let a = self_play(v, &s, 2, 9, 60);
         let b = self_play(v, &s, 2, 9, 60);
         assert_eq!(a.samples.len(), b.samples.len());
-        assert_eq!(a.result, b.result);
+        assert_eq!(a.result(), b.result());
         assert!(!a.samples.is_empty() && a.samples.len() <= 60);
         assert!(a.samples.iter().any(|s| s.score.is_some()));
     }

@@ -6,21 +6,42 @@
 //!
 //! For each game, every attackers' turn is tried from the first: the position after it is
 //! searched on a fixed budget, and the first after which the defenders' win is forced is the
-//! turn the suite asks about. The position before it goes in the suite when the same search
-//! finds no forced loss for the attackers there (so the escape could still be stopped, as far
-//! as the search sees). Deterministic: the searches are limited by nodes.
+//! turn the suite asks about. The position before it goes in the suite when a search eight times
+//! as large, with a larger table, finds no forced loss for the attackers there (so the escape
+//! could still be stopped, as far as the search sees): the position before the turn is a ply
+//! further from the escape, and a search of the first budget does not see that far. Deterministic: the searches
+//! are limited by nodes.
 //!
 //! `cargo run --release --example forced_escapes -- GAMES_FILE > data/forced-escapes.txt`
 
-use taflbot::engine::forced_within;
+use taflbot::engine::{forced_within, think, Settings};
 use taflbot::notation::read_move;
 use taflbot::rules::{Game, Side, Variant};
 
 /// The budget of each search: deep enough to see escapes several turns ahead.
 const NODES: u64 = 2_000_000;
 
+/// The budget of the search that asks whether the position before the turn was lost already.
+const LOST_NODES: u64 = 8 * NODES;
+
+/// Its table: a search of that size needs more than the usual 2^18 entries to see as far.
+const LOST_TABLE_BITS: u32 = 22;
+
 /// Plies within which a forced win counts.
 const WITHIN: i32 = 9;
+
+/// Whether the attackers, to move in `before`, lose within [`WITHIN`] plies whatever they play,
+/// as a search of [`LOST_NODES`] sees with a table of 2^[`LOST_TABLE_BITS`] entries.
+fn lost_already(before: &Game) -> bool {
+    let settings = Settings {
+        table_bits: LOST_TABLE_BITS,
+        ..Settings::nodes(LOST_NODES)
+    };
+    think(before, &settings)
+        .ok()
+        .and_then(|t| t.won_in)
+        .is_some_and(|p| p < 0 && -p <= WITHIN)
+}
 
 /// The ply of the attackers' turn in `moves` after which the escape is forced, if the position
 /// before it was not lost already. The game is played once, move by move.
@@ -35,7 +56,7 @@ fn forcing_turn(variant: &'static Variant, moves: &[&str], number: usize) -> Opt
         }
         if before.position().turn() == Side::Attackers {
             if let Some(p) = forced_within(&after, NODES, WITHIN).filter(|p| *p > 0) {
-                let lost_before = forced_within(&before, NODES, WITHIN).is_some_and(|p| p < 0);
+                let lost_before = lost_already(&before);
                 eprintln!(
                     "game {number}: ply {ply} {text} forces the escape in {p}{}",
                     if lost_before { " (lost already)" } else { "" }
@@ -58,6 +79,7 @@ fn main() {
     println!("# to the attackers' turn after which the escape was forced, then that turn.");
     println!("# Made by `cargo run --release --example forced_escapes -- {path}`.");
     println!("# search: {NODES} nodes, within {WITHIN} plies");
+    println!("# lost already: {LOST_NODES} nodes, a table of 2^{LOST_TABLE_BITS} entries");
     for (number, line) in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

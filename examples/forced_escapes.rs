@@ -9,8 +9,8 @@
 //! turn the suite asks about. The position before it goes in the suite when a search eight times
 //! as large, with a larger table, finds no forced loss for the attackers there (so the escape
 //! could still be stopped, as far as the search sees): the position before the turn is a ply
-//! further from the escape, and a search of the first budget does not see that far. Deterministic: the searches
-//! are limited by nodes.
+//! further from the escape, and a search of the first budget does not see that far.
+//! Deterministic: the searches are limited by nodes.
 //!
 //! `cargo run --release --example forced_escapes -- GAMES_FILE > data/forced-escapes.txt`
 

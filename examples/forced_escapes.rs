@@ -14,7 +14,7 @@
 //!
 //! `cargo run --release --example forced_escapes -- GAMES_FILE > data/forced-escapes.txt`
 
-use taflbot::engine::{forced_within, think, Settings};
+use taflbot::engine::{forced_with, forced_within, Settings};
 use taflbot::notation::read_move;
 use taflbot::rules::{Game, Side, Variant};
 
@@ -37,10 +37,7 @@ fn lost_already(before: &Game) -> bool {
         table_bits: LOST_TABLE_BITS,
         ..Settings::nodes(LOST_NODES)
     };
-    think(before, &settings)
-        .ok()
-        .and_then(|t| t.won_in)
-        .is_some_and(|p| p < 0 && -p <= WITHIN)
+    forced_with(before, &settings, WITHIN).is_some_and(|p| p < 0)
 }
 
 /// The ply of the attackers' turn in `moves` after which the escape is forced, if the position

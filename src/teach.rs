@@ -79,8 +79,9 @@ pub fn self_play(plan: &SelfPlay, out: &Path) -> Result<String, CliError> {
             }
             drop(send);
             for played in receive {
-                let result = result_name(played.result());
-                tally[match played.result() {
+                let outcome = played.result();
+                let result = result_name(outcome);
+                tally[match outcome {
                     Some(Some(Side::Defenders)) => 0,
                     Some(Some(Side::Attackers)) => 1,
                     Some(None) => 2,

@@ -278,7 +278,12 @@ pub fn think(game: &Game, settings: &Settings) -> Result<Thought, EngineError> {
 /// it: plies to a win (positive) or a loss (negative). `None` when it sees none, or the game is
 /// over. The forced-escape suite is cut and checked with it.
 pub fn forced_within(game: &Game, nodes: u64, plies: i32) -> Option<i32> {
-    let thought = think(game, &Settings::nodes(nodes)).ok()?;
+    forced_with(game, &Settings::nodes(nodes), plies)
+}
+
+/// [`forced_within`] with a search of `settings` (a larger table for a larger search, say).
+pub fn forced_with(game: &Game, settings: &Settings, plies: i32) -> Option<i32> {
+    let thought = think(game, settings).ok()?;
     thought.won_in.filter(|p| p.abs() <= plies)
 }
 

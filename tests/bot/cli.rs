@@ -238,8 +238,7 @@ fn bad_input_gets_one_clear_line() {
 
 #[test]
 fn render_writes_a_png_and_a_gif() {
-    let dir = std::env::temp_dir().join(format!("taflbot-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("render");
     let png = dir.join("board.png");
     let out = taflbot(&[
         "render",
@@ -286,13 +285,11 @@ fn render_writes_a_png_and_a_gif() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("unknown theme \"neon\"; the themes are classic, contrast"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn render_reads_the_format_from_the_file_name_and_refuses_a_bad_turn_like_replay() {
-    let dir = std::env::temp_dir().join(format!("taflbot-render-ext-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("render-ext");
     let gif = dir.join("end.gif");
     let out = taflbot(&[
         "render",
@@ -318,13 +315,11 @@ fn render_reads_the_format_from_the_file_name_and_refuses_a_bad_turn_like_replay
         String::from_utf8_lossy(&out.stderr).trim(),
         "taflbot: turn 2 (\"f8-f9\"): f9 is occupied"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn import_reads_an_aagenielsen_move_list_into_a_record() {
-    let dir = std::env::temp_dir().join(format!("taflbot-import-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("cli-import");
     let file = dir.join("game.txt");
     std::fs::write(&file, "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2,1,0,Ongoing\n").unwrap();
     let out = taflbot(&["import", "--variant", "copenhagen", file.to_str().unwrap()]);
@@ -340,7 +335,6 @@ fn import_reads_an_aagenielsen_move_list_into_a_record() {
         String::from_utf8_lossy(&wrong.stderr),
         "taflbot: move 5 (g3-e3): the list captures nothing but the move captures e2\n"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -604,8 +598,7 @@ fn selfplay_writes_positions_that_tune_fits_a_family_to() {
     use taflbot::engine::weights::{family_index, read, FAMILIES};
     use taflbot::engine::Eval;
     use taflbot::rules::Family;
-    let dir = std::env::temp_dir().join(format!("taflbot-teach-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("teach");
     let data = dir.join("positions.tsv");
     let weights = dir.join("weights.txt");
     let _ = std::fs::remove_file(&data);
@@ -676,7 +669,6 @@ fn selfplay_writes_positions_that_tune_fits_a_family_to() {
     let refused = taflbot(&["tune", "--positions", data_arg, "--out", weights_arg]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains(":1: expected four fields"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A used-only fit moves only the terms its starting row weighs, and each file names the set it
@@ -686,8 +678,7 @@ fn tune_used_only_keeps_the_unused_terms_at_zero_and_names_where_it_started() {
     use taflbot::engine::weights::{family_index, read, Group};
     use taflbot::engine::Eval;
     use taflbot::rules::Family;
-    let dir = std::env::temp_dir().join(format!("taflbot-used-only-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("used-only");
     let (first, second) = (dir.join("first.txt"), dir.join("second.txt"));
     let fit = |from: &str, out: &std::path::Path| {
         let out = taflbot(&[
@@ -724,7 +715,6 @@ fn tune_used_only_keeps_the_unused_terms_at_zero_and_names_where_it_started() {
     let text = std::fs::read_to_string(&second).unwrap();
     let named = format!("from the weights in {}, fitting", first.display());
     assert!(text.contains(&named), "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -253,8 +253,7 @@ fn the_local_mode_reads_words_and_named_options() {
 async fn the_local_mode_imports_a_move_list() {
     let pool = crate::support::store(":memory:").await;
     let svc = Service::new(pool, Arc::new(TestClock::new(1_800_000_000)));
-    let images = std::env::temp_dir().join(format!("taflbot-import-{}", std::process::id()));
-    std::fs::create_dir_all(&images).unwrap();
+    let images = crate::support::scratch("import-pictures");
     let (who, command) = parse_line("carol import d1-d3 e5-e2 g1-g3 f4-c4 g3-e3xe2").unwrap();
     let said = execute(&svc, &who, command, &images).await.unwrap();
     assert!(
@@ -279,7 +278,6 @@ async fn the_local_mode_imports_a_move_list() {
         wrong.to_string(),
         "the move list does not replay: move 5 (g3-e3): the list captures nothing but the move captures e2"
     );
-    std::fs::remove_dir_all(&images).unwrap();
 }
 
 #[test]
@@ -309,7 +307,7 @@ async fn no_sentence_of_a_tour_of_the_commands_has_a_run_of_spaces() {
     let pool = crate::support::store(":memory:").await;
     let clock = Arc::new(TestClock::new(1_800_000_000));
     let svc = Service::new(pool, clock.clone());
-    let images = std::env::temp_dir().join(format!("taflbot-tour-{}", std::process::id()));
+    let images = crate::support::scratch("tour-pictures");
     let script = "\
 alice help
 alice help challenge
@@ -414,5 +412,4 @@ alice move game:x
     for line in &said {
         assert!(!line.contains("  "), "a run of spaces: {line:?}");
     }
-    let _ = std::fs::remove_dir_all(&images);
 }

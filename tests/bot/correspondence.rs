@@ -296,7 +296,8 @@ async fn a_takeback_and_the_end_of_the_game_end_every_line() {
 async fn a_forecast_reply_and_the_players_own_move_never_both_land() {
     // Two processes on one database file: alice's move (answered by bob's forecast) in one,
     // bob's own move at the same moment in the other.
-    let db = crate::support::scratch("forecast-race").join("race.db");
+    let dir = crate::support::scratch("forecast-race");
+    let db = dir.join("race.db");
     let (one, clock) = service_at(db.to_str().unwrap(), T0).await;
     let two = crate::support::open(&db, &clock).await;
     for round in 0..8 {
@@ -642,7 +643,8 @@ fn hours(change: &[(&str, &str)]) -> taflbot::service::HoursChange {
 
 #[tokio::test]
 async fn the_digest_is_sent_once_at_its_hour_by_two_processes() {
-    let db = crate::support::scratch("digest").join("digest.db");
+    let dir = crate::support::scratch("digest");
+    let db = dir.join("digest.db");
     let (one, clock) = service_at(db.to_str().unwrap(), T0).await;
     let two = crate::support::open(&db, &clock).await;
     let game = started(&one).await;

@@ -34,8 +34,7 @@ fn script(seed: u64) -> (String, Vec<String>) {
 
 #[test]
 fn acknowledged_moves_survive_a_kill() {
-    let dir = std::env::temp_dir().join(format!("taflbot-crash-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("crash");
     for round in 0..6u64 {
         let db = dir.join(format!("crash-{round}.db"));
         let (text, script_moves) = script(round + 11);
@@ -77,7 +76,6 @@ fn acknowledged_moves_survive_a_kill() {
             "round {round}: the cached count follows the moves"
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Runs the local mode on `db` with `script`; with `kill_after`, kills it (SIGKILL) a moment
@@ -172,8 +170,7 @@ async fn tournament_rows(db: &std::path::Path) -> (i64, Vec<(i64, i64)>, i64, i6
 /// the second round is paired exactly once, with no rematch.
 #[test]
 fn a_kill_mid_round_loses_nothing_and_pairs_the_next_round_once() {
-    let dir = std::env::temp_dir().join(format!("taflbot-crash-t-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("crash-t");
     let players = ["alice", "bob", "carol", "dave"];
     // Every player tries to resign every first-round game: the first of its two players to try
     // loses it, and the others are told it is over.
@@ -230,5 +227,4 @@ alice tournament start
         assert_eq!((finished, active), (4, 4), "round {round}");
         assert!(!rematch, "round {round}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -21,8 +21,7 @@ async fn said_of(svc: &Service, notice: &Notice) -> String {
 
 #[tokio::test]
 async fn reminders_and_timeouts_come_once_even_across_a_restart() {
-    let dir = std::env::temp_dir().join(format!("taflbot-deadlines-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("deadlines");
     let file = dir.join("games.db");
     let url = file.to_str().unwrap().to_string();
     let (svc, clock) = service(&url).await;
@@ -67,7 +66,6 @@ async fn reminders_and_timeouts_come_once_even_across_a_restart() {
         svc.delivered(n.id).await.unwrap();
     }
     assert!(svc.pending_notices().await.unwrap().is_empty());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[tokio::test]

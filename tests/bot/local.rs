@@ -5,8 +5,7 @@ use std::process::{Command, Stdio};
 
 #[test]
 fn a_scripted_game_in_the_local_mode() {
-    let dir = std::env::temp_dir().join(format!("taflbot-local-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("local");
     let db = dir.join("local.db");
     let images = dir.join("pictures");
     let script = "\
@@ -116,7 +115,6 @@ alice review game:1
             .collect();
         assert_eq!(files, ["pictures"], "only the pictures are files");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Runs the local mode on `db` with `input` piped in (on PostgreSQL in the run of the tests there:
@@ -144,8 +142,7 @@ fn local(db: &std::path::Path, images: &std::path::Path, input: &[u8]) -> std::p
 
 #[test]
 fn a_game_against_taflbot_in_the_local_mode() {
-    let dir = std::env::temp_dir().join(format!("taflbot-local-bot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("local-bot");
     let script = "\
 alice challenge @taflbot brandubh side:attackers level:1
 alice move d2-c2
@@ -179,13 +176,11 @@ bob challenge @carol brandubh level:2
         ),
         "{text}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn an_images_folder_that_cannot_be_made_is_named() {
-    let dir = std::env::temp_dir().join(format!("taflbot-local-images-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("local-images");
     // A file where the folder should be.
     let images = dir.join("not-a-folder");
     std::fs::write(&images, b"x").unwrap();
@@ -199,7 +194,6 @@ fn an_images_folder_that_cannot_be_made_is_named() {
         )),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The issue's own example: a round robin of four made, joined and started in the local mode
@@ -207,9 +201,7 @@ fn an_images_folder_that_cannot_be_made_is_named() {
 /// in the order of the results and its end names the winner.
 #[test]
 fn a_four_player_round_robin_in_the_local_mode() {
-    let dir = std::env::temp_dir().join(format!("taflbot-local-rr-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("local-rr");
     let (db, images) = (dir.join("local.db"), dir.join("pictures"));
     let script = "\
 alice tournament create variant:brandubh format:round-robin
@@ -300,8 +292,7 @@ alice tournament start
 /// board saved each time.
 #[test]
 fn puzzles_are_imported_and_solved_in_the_local_mode() {
-    let dir = std::env::temp_dir().join(format!("taflbot-local-puzzles-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("local-puzzles");
     let db = dir.join("local.db");
     let _ = std::fs::remove_file(&db);
     let images = dir.join("pictures");
@@ -362,8 +353,7 @@ fn puzzles_are_imported_and_solved_in_the_local_mode() {
 
 #[test]
 fn forecasts_notes_and_more_time_in_the_local_mode() {
-    let dir = std::env::temp_dir().join(format!("taflbot-local-fc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("local-fc");
     let script = "\
 alice challenge @bob variant:tyr-11 side:attackers
 bob accept
@@ -393,8 +383,7 @@ bob moretime days:2
 /// starter its captain.
 #[test]
 fn a_team_game_against_taflbot_in_the_local_mode() {
-    let dir = std::env::temp_dir().join(format!("taflbot-local-team-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("local-team");
     let script = "\
 alice teamgame start opponent:@taflbot variant:brandubh side:attackers level:1 hours:6
 bob vote move:d2-e2
@@ -455,5 +444,4 @@ bob move c1-c2 game:1
         text.contains("error: you are not playing in game #1"),
         "{text}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

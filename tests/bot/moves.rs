@@ -48,8 +48,7 @@ async fn a_berserk_chain_goes_on_until_its_player_ends_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_moves_at_once_give_exactly_one_result() {
-    let dir = std::env::temp_dir().join(format!("taflbot-race-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("race");
     let url = dir.join("race.db").to_str().unwrap().to_string();
     let (svc, _) = service(&url).await;
     let id = started(&svc).await;
@@ -87,13 +86,11 @@ async fn two_moves_at_once_give_exactly_one_result() {
     }
     let (view, _) = svc.board(&alice(), Some(id), None, false).await.unwrap();
     assert_eq!(view.turns, 5);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn moves_in_different_games_at_once_all_succeed() {
-    let dir = std::env::temp_dir().join(format!("taflbot-parallel-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("parallel");
     let url = dir.join("parallel.db").to_str().unwrap().to_string();
     let (svc, _) = service(&url).await;
     let mut ids = Vec::new();
@@ -117,7 +114,6 @@ async fn moves_in_different_games_at_once_all_succeed() {
             t.await.unwrap().unwrap_or_else(|e| panic!("{text}: {e}"));
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 // ----- on Discord, end to end -----

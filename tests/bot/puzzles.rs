@@ -309,7 +309,8 @@ async fn a_servers_finished_games_give_puzzles_to_that_server_alone() {
 
 #[tokio::test]
 async fn the_corpus_is_cut_once_a_batch_at_a_time_by_one_process_at_once() {
-    let db = crate::support::scratch("corpus-puzzles").join("corpus.db");
+    let dir = crate::support::scratch("corpus-puzzles");
+    let db = dir.join("corpus.db");
     let url = db.to_string_lossy().to_string();
     let (a, _) = service_at(&url, T0).await;
     let (b, clock) = service_at(&url, T0).await;

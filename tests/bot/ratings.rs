@@ -667,7 +667,8 @@ async fn each_server_is_a_pool_of_its_own() {
 /// changes take their game's server; the list of a server's rated players is gone.
 #[tokio::test]
 async fn ratings_from_before_pools_go_to_each_server_they_were_earned_in() {
-    let path = crate::support::scratch("pools").join("old.db");
+    let dir = crate::support::scratch("pools");
+    let path = dir.join("old.db");
     sqlx::any::install_default_drivers();
     let pool = sqlx::any::AnyPoolOptions::new()
         .max_connections(1)
@@ -730,7 +731,6 @@ async fn ratings_from_before_pools_go_to_each_server_they_were_earned_in() {
     .unwrap();
     assert_eq!(left, 0);
     pool.close().await;
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 /// The audit's rings of accounts, measured again: 16 accounts each losing as many games a day

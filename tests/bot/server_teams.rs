@@ -348,7 +348,8 @@ async fn a_team_resigns_by_the_vote_that_wins_its_window() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_managers_answering_at_once_begin_one_game() {
-    let db = scratch("server-teams-race").join("race.db");
+    let dir = scratch("server-teams-race");
+    let db = dir.join("race.db");
     let clock = Arc::new(TestClock::new(T0));
     let (first, second) = (open(&db, &clock).await, open(&db, &clock).await);
     let (hall, keep) = two_servers(&first).await;
@@ -401,7 +402,8 @@ async fn two_servers_on_two_shards_play_a_game_to_its_end() {
         .with_test_writer()
         .try_init();
     let fake = Fake::start().await;
-    let db = scratch("server-teams-e2e").join("bot.db");
+    let dir = scratch("server-teams-e2e");
+    let db = dir.join("bot.db");
     let clock = Arc::new(TestClock::new(1_790_000_000));
     assert_ne!(Shards::of_guild(GUILD, 2), Shards::of_guild(KEEP_GUILD, 2));
     // Two processes on one database, each running one shard.

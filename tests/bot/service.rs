@@ -275,8 +275,7 @@ async fn a_failing_notice_is_retried_less_and_less_often_then_given_up_and_prune
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn many_openers_of_a_new_database_all_start_and_sqlite_urls_keep_their_options() {
-    let dir = std::env::temp_dir().join(format!("taflbot-open-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("open");
     for round in 0..10 {
         let url = dir
             .join(format!("new-{round}.db"))
@@ -308,7 +307,6 @@ async fn many_openers_of_a_new_database_all_start_and_sqlite_urls_keep_their_opt
         .close()
         .await;
     assert!(odd.exists(), "{}", odd.display());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -10,21 +10,23 @@ use taflbot::service::{
     News, Person, Service, ServiceError, SideChoice, TestClock, DAY, LEASE, MAX_OPEN_CHALLENGES,
 };
 
-use crate::support::{alice, bob, moves_stored, scratch, started, store, T0};
+use crate::support::{alice, bob, moves_stored, scratch, started, store, Scratch, T0};
 
-/// Two services on one new database, as two processes would have, sharing one clock.
-async fn two_processes(name: &str) -> (Service, Service, Arc<TestClock>) {
-    let path = scratch(name).join("shared.db");
+/// Two services on one new database, as two processes would have, sharing one clock; and the
+/// database's folder, to be held while they work.
+async fn two_processes(name: &str) -> (Service, Service, Arc<TestClock>, Scratch) {
+    let dir = scratch(name);
+    let path = dir.join("shared.db");
     let url = path.to_str().unwrap();
     let clock = Arc::new(TestClock::new(T0));
     let one = Service::new(store(url).await, clock.clone());
     let two = Service::new(store(url).await, clock.clone());
-    (one, two, clock)
+    (one, two, clock, dir)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_moves_for_one_game_at_once_apply_one_and_the_other_is_told_why() {
-    let (one, two, _) = two_processes("two-moves").await;
+    let (one, two, _, _dir) = two_processes("two-moves").await;
     let game = started(&one).await;
     for turn in 0..12 {
         let view = one.game(game).await.unwrap();
@@ -58,7 +60,7 @@ async fn two_moves_for_one_game_at_once_apply_one_and_the_other_is_told_why() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_open_challenge_limit_holds_across_processes() {
-    let (one, two, _) = two_processes("challenge-limit").await;
+    let (one, two, _, _dir) = two_processes("challenge-limit").await;
     let targets: Vec<Person> = (0..2 * MAX_OPEN_CHALLENGES)
         .map(|i| Person::new(format!("t{i}"), format!("t{i}")))
         .collect();
@@ -83,7 +85,7 @@ async fn the_open_challenge_limit_holds_across_processes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn each_deadline_is_handled_once_by_two_sweepers() {
-    let (one, two, clock) = two_processes("two-sweepers").await;
+    let (one, two, clock, _dir) = two_processes("two-sweepers").await;
     let mut games = Vec::new();
     for i in 0..6 {
         let challenger = Person::new(format!("c{i}"), format!("c{i}"));
@@ -121,7 +123,7 @@ async fn each_deadline_is_handled_once_by_two_sweepers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn each_notice_is_claimed_by_one_process_and_a_dead_ones_claims_run_out() {
-    let (one, two, clock) = two_processes("claims").await;
+    let (one, two, clock, _dir) = two_processes("claims").await;
     let game = started(&one).await;
     let mut left = HashSet::new();
     for _ in 0..120 {
@@ -169,7 +171,7 @@ async fn each_notice_is_claimed_by_one_process_and_a_dead_ones_claims_run_out() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_bot_turn_is_searched_once_and_taken_over_when_its_process_dies() {
-    let (one, two, clock) = two_processes("bot-turns").await;
+    let (one, two, clock, _dir) = two_processes("bot-turns").await;
     let bot = Person::new("bot", "taflbot");
     let terms = taflbot::service::Terms {
         side: SideChoice::Defenders,

@@ -3,7 +3,7 @@
 //! `Harness` (a fake Discord on 127.0.0.1, the real bot connected to it, and the service behind
 //! the bot on a SQLite file).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -227,6 +227,8 @@ pub struct Harness {
     pub service: Service,
     pub clock: Arc<TestClock>,
     db: PathBuf,
+    /// The database's folder, removed when the harness goes (declared last, so dropped last).
+    _dir: Scratch,
 }
 
 impl Harness {
@@ -236,7 +238,8 @@ impl Harness {
             .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
             .with_test_writer()
             .try_init();
-        let db = scratch(name).join("bot.db");
+        let dir = scratch(name);
+        let db = dir.join("bot.db");
         let fake = Fake::start().await;
         let clock = Arc::new(TestClock::new(1_790_000_000));
         let service = open(&db, &clock).await;
@@ -246,6 +249,7 @@ impl Harness {
             service,
             clock,
             db,
+            _dir: dir,
         };
         h.connect().await;
         h
@@ -342,7 +346,6 @@ impl Harness {
         if let Some(bot) = self.bot.take() {
             bot.shutdown().await;
         }
-        let _ = std::fs::remove_dir_all(self.db.parent().unwrap());
     }
 }
 
@@ -426,12 +429,38 @@ pub fn is_png(bytes: Option<&[u8]>) -> bool {
     bytes.is_some_and(|b| b.starts_with(b"\x89PNG\r\n\x1a\n") && b.len() > 1000)
 }
 
-/// A fresh folder for one end-to-end test's files, named by `name`.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("taflbot-e2e-{}-{name}", std::process::id()));
+/// A fresh folder for one test's files, named by `name` (unique within a test binary). It is
+/// removed when the guard is dropped, unless the test is failing: then it stays, to be looked at.
+pub fn scratch(name: &str) -> Scratch {
+    let dir = std::env::temp_dir().join(format!("taflbot-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+/// A test's folder from [`scratch`]: a path while it lives.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// A Discord member as the service knows them.

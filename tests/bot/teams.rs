@@ -512,7 +512,8 @@ async fn a_starter_has_one_team_game_going_at_a_time() {
 
 #[tokio::test]
 async fn two_processes_closing_one_window_play_one_turn() {
-    let db = scratch("teams-two-processes").join("t.db");
+    let dir = scratch("teams-two-processes");
+    let db = dir.join("t.db");
     let clock = Arc::new(taflbot::service::TestClock::new(T0));
     let (a, b) = (open(&db, &clock).await, open(&db, &clock).await);
     let id = versus_taflbot(&a, SideChoice::Attackers, 1).await.id;

@@ -26,8 +26,7 @@ async fn waiting_for_bob(svc: &Service) -> i64 {
 
 #[tokio::test]
 async fn a_deadline_moves_by_the_days_away_across_a_restart() {
-    let dir = std::env::temp_dir().join(format!("taflbot-vacation-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("vacation");
     let path = dir.join("vacation.db");
     let path = path.to_str().unwrap();
     let clock = Arc::new(TestClock::new(T0));
@@ -94,7 +93,6 @@ async fn a_deadline_moves_by_the_days_away_across_a_restart() {
         Err(ServiceError::NotOnVacation)
     ));
     drop(svc);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[tokio::test]

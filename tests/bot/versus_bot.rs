@@ -121,9 +121,7 @@ async fn two_searches_at_once_make_one_move() {
 
 #[tokio::test]
 async fn a_restart_finds_the_games_where_the_bot_is_to_move() {
-    let dir = std::env::temp_dir().join(format!("taflbot-versus-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("versus");
     let url = dir.join("games.db").display().to_string();
     let svc = service(&url).await;
     // alice defends, so the bot (attackers) is to move; it never got to think.
@@ -157,7 +155,6 @@ async fn a_restart_finds_the_games_where_the_bot_is_to_move() {
     stop.send(true).unwrap();
     player.await.unwrap();
     svc.pool().close().await;
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test]

@@ -154,7 +154,6 @@ async fn sigterm_lets_the_move_in_flight_finish_and_the_token_is_never_shown() {
         .await
         .unwrap();
     assert_eq!(stored, 1);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -175,5 +174,4 @@ async fn a_refused_token_is_one_sentence() {
         output.trim(),
         "taflbot: Discord refused DISCORD_TOKEN: check the bot token in the Developer Portal"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

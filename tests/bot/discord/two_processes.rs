@@ -344,5 +344,4 @@ async fn two_processes_share_the_shards_and_one_takes_over_what_a_killed_one_hel
     drop(first);
     drop(second);
     svc.pool().close().await;
-    let _ = std::fs::remove_dir_all(&dir);
 }

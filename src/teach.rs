@@ -138,6 +138,9 @@ pub struct Tune {
     /// Fit only the terms the starting row weighs (and the bias): a family whose data is thin
     /// or one-sided keeps the shape of its row and only its balance moves.
     pub used_only: bool,
+    /// Read the search's scores as they are, not centred by the row's offset: the search's
+    /// part of a target then leans to the side with more material at the start.
+    pub raw_search: bool,
 }
 
 fn read(path: &Path) -> Result<String, CliError> {
@@ -315,6 +318,18 @@ fn examples_of(plan: &Tune, family: Family) -> Result<Vec<Raw>, CliError> {
     Ok(raw)
 }
 
+/// The positions as examples to fit: `plan.lambda` of each target is the game's result, the
+/// rest the search's chance on the curve of slope `k`, its score moved by `centre` as the row's
+/// are (unless the plan reads the search's scores raw).
+fn blended(plan: &Tune, raw: &[Raw], k: f64, centre: i32) -> Vec<Example> {
+    raw.iter()
+        .map(|(v, pos, r, s)| {
+            let s = s.map(|s| if plan.raw_search { s } else { s + centre });
+            Example::new(Board::with(v, plan.from), pos, *r, s, k, plan.lambda)
+        })
+        .collect()
+}
+
 /// Fits `row` (a family's weights) to its positions; the fitted row and a line on the fit.
 fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weights, String) {
     let frozen = frozen_in(family, row, plan.used_only);
@@ -327,15 +342,18 @@ fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weigh
     let mut row = row.clone();
     let mut start: Vec<f64> = row.values.iter().map(|v| f64::from(*v)).collect();
     let (k, offset) = teach::best_curve(&results, &start);
-    if !centred(family) {
-        row.values[Group::Bias.at()] += offset.round() as i32;
-        start[Group::Bias.at()] = f64::from(row.values[Group::Bias.at()]);
-    }
+    // Where the evaluation is not centred, a score carries the sides' material at the start; the
+    // offset centres the row's scores, and the search's scores (on the same scale) alike, so
+    // that both parts of a blended target read the same ground.
+    let centre = if centred(family) {
+        0
+    } else {
+        offset.round() as i32
+    };
+    row.values[Group::Bias.at()] += centre;
+    start[Group::Bias.at()] = f64::from(row.values[Group::Bias.at()]);
     let row = &row;
-    let examples: Vec<Example> = raw
-        .iter()
-        .map(|(v, pos, r, s)| Example::new(Board::with(v, plan.from), pos, *r, *s, k, plan.lambda))
-        .collect();
+    let examples = blended(plan, raw, k, centre);
     let fit = Fit {
         k,
         epochs: plan.epochs,
@@ -364,6 +382,83 @@ fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weigh
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// In a family whose evaluation is not centred (TYR), positions whose search scored exactly
+    /// what the starting row scores: once the row takes the curve's offset as its bias, the
+    /// search's chance of each is the row's own chance, so a fit on the search alone starts
+    /// where it should end. Read raw, the search's chances lean to the attackers.
+    #[test]
+    fn the_search_s_scores_are_centred_as_the_row_s_are() {
+        use crate::rules::random::{playout, Rng};
+        let v = Variant::by_id("tyr-11").unwrap();
+        let board = Board::with(v, Eval::Classic);
+        let row = Eval::Classic.weights(Family::Tyr);
+        let dot = |terms: &[(u16, f32)], w: &[i32]| -> f64 {
+            terms
+                .iter()
+                .map(|(i, x)| f64::from(*x) * f64::from(w[*i as usize]))
+                .sum()
+        };
+        let mut raw: Vec<Raw> = Vec::new();
+        for seed in 0..12u64 {
+            let mut ply = 0;
+            let start = crate::rules::Position::start(v);
+            playout(&start, &mut Rng::new(seed), 40, |pos, _| {
+                ply += 1;
+                if ply % 3 == 0 {
+                    let score: i32 = board
+                        .row(pos)
+                        .0
+                        .iter()
+                        .zip(&row.values)
+                        .map(|(x, w)| x * w)
+                        .sum();
+                    // The defenders won where they stood better than the start.
+                    let result = f64::from(u8::from(score > -600));
+                    raw.push((v, pos.clone(), result, Some(score)));
+                }
+            });
+        }
+        let plan = Tune {
+            positions: Vec::new(),
+            games: Vec::new(),
+            families: vec![Family::Tyr],
+            from: Eval::Classic,
+            from_name: "classic".into(),
+            lambda: 0.0,
+            epochs: 50,
+            skip: 0,
+            used_only: false,
+            raw_search: false,
+        };
+        let (k, centre) = (0.002, 600);
+        let mut start = row.values;
+        start[Group::Bias.at()] += centre;
+        let centred = blended(&plan, &raw, k, centre);
+        let leaning = blended(
+            &Tune {
+                raw_search: true,
+                ..plan
+            },
+            &raw,
+            k,
+            centre,
+        );
+        assert_eq!(centred.len(), raw.len());
+        for (c, l) in centred.iter().zip(&leaning) {
+            let own = teach::chance(dot(&c.terms, &start), k);
+            assert!(
+                (f64::from(c.target) - own).abs() < 1e-6,
+                "{} against {own}",
+                c.target
+            );
+            assert!(
+                f64::from(l.target) < own - 0.2,
+                "{} against {own}",
+                l.target
+            );
+        }
+    }
 
     #[test]
     fn a_used_only_fit_freezes_the_terms_its_row_leaves_at_zero() {

@@ -97,6 +97,11 @@ pub struct TuneArgs {
     /// for a family whose positions are few or one-sided.
     #[arg(long)]
     pub used_only: bool,
+    /// Read the search's chance from its scores as they are, not centred as the row's are: in a
+    /// family whose evaluation is not centred, this leans the search's part of each target
+    /// towards the side stronger in material at the start (Brandubh's taught row is fitted so).
+    #[arg(long)]
+    pub raw_search: bool,
     /// Where to write the weights (the taught set is src/engine/weights/taught.txt).
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -215,6 +220,7 @@ pub fn tune(a: TuneArgs) -> Result<String, CliError> {
         epochs: a.epochs,
         skip: a.skip,
         used_only: a.used_only,
+        raw_search: a.raw_search,
     };
     let (text, report) = crate::teach::tune(&plan)?;
     std::fs::write(&a.out, text)

@@ -21,7 +21,7 @@ async fn said_of(svc: &Service, notice: &Notice) -> String {
 
 #[tokio::test]
 async fn reminders_and_timeouts_come_once_even_across_a_restart() {
-    let dir = crate::support::scratch("deadlines");
+    let dir = crate::support::scratch("deadlines-service");
     let file = dir.join("games.db");
     let url = file.to_str().unwrap().to_string();
     let (svc, clock) = service(&url).await;

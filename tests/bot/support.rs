@@ -429,9 +429,18 @@ pub fn is_png(bytes: Option<&[u8]>) -> bool {
     bytes.is_some_and(|b| b.starts_with(b"\x89PNG\r\n\x1a\n") && b.len() > 1000)
 }
 
-/// A fresh folder for one test's files, named by `name` (unique within a test binary). It is
-/// removed when the guard is dropped, unless the test is failing: then it stays, to be looked at.
+/// A fresh folder for one test's files, named by `name`. It is removed when the guard is dropped,
+/// unless the test is failing: then it stays, to be looked at. Tests run at once, so a name is
+/// taken once in a run (a second test with it would empty the first one's folder).
 pub fn scratch(name: &str) -> Scratch {
+    static TAKEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
+    assert!(
+        !taken.iter().any(|t| t == name),
+        "the test folder name {name:?} is taken by another test"
+    );
+    taken.push(name.to_string());
+    drop(taken);
     let dir = std::env::temp_dir().join(format!("taflbot-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

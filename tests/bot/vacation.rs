@@ -26,7 +26,7 @@ async fn waiting_for_bob(svc: &Service) -> i64 {
 
 #[tokio::test]
 async fn a_deadline_moves_by_the_days_away_across_a_restart() {
-    let dir = crate::support::scratch("vacation");
+    let dir = crate::support::scratch("vacation-service");
     let path = dir.join("vacation.db");
     let path = path.to_str().unwrap();
     let clock = Arc::new(TestClock::new(T0));

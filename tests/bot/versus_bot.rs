@@ -121,7 +121,7 @@ async fn two_searches_at_once_make_one_move() {
 
 #[tokio::test]
 async fn a_restart_finds_the_games_where_the_bot_is_to_move() {
-    let dir = crate::support::scratch("versus");
+    let dir = crate::support::scratch("versus-service");
     let url = dir.join("games.db").display().to_string();
     let svc = service(&url).await;
     // alice defends, so the bot (attackers) is to move; it never got to think.

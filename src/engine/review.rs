@@ -72,7 +72,7 @@ impl Curve {
             Family::Brandubh | Family::Odin => return CURVE,
             Family::Copenhagen => (0.00266, -0.866, 0.593),
             Family::Tablut => (0.00208, -0.587, 0.334),
-            Family::SeaBattle => (0.00404, -1.277, 0.695),
+            Family::SeaBattle => (0.00253, -0.683, 0.414),
             Family::Tyr => (0.00325, -0.827, 0.746),
             Family::SaveTheStandard => (0.00246, 0.027, -0.234),
         };

@@ -393,12 +393,6 @@ mod tests {
         let v = Variant::by_id("tyr-11").unwrap();
         let board = Board::with(v, Eval::Classic);
         let row = Eval::Classic.weights(Family::Tyr);
-        let dot = |terms: &[(u16, f32)], w: &[i32]| -> f64 {
-            terms
-                .iter()
-                .map(|(i, x)| f64::from(*x) * f64::from(w[*i as usize]))
-                .sum()
-        };
         let mut raw: Vec<Raw> = Vec::new();
         for seed in 0..12u64 {
             let mut ply = 0;
@@ -430,8 +424,8 @@ mod tests {
             raw_search: false,
         };
         let (k, centre) = (0.002, 600);
-        let mut start = row.values;
-        start[Group::Bias.at()] += centre;
+        let mut start: Vec<f64> = row.values.iter().map(|w| f64::from(*w)).collect();
+        start[Group::Bias.at()] += f64::from(centre);
         let centred = blended(&plan, &raw, k, centre);
         let leaning = blended(
             &Tune {
@@ -445,7 +439,7 @@ mod tests {
         assert_eq!(centred.len(), raw.len());
         let mut lean = 0.0;
         for (c, l) in centred.iter().zip(&leaning) {
-            let own = teach::chance(dot(&c.terms, &start), k);
+            let own = teach::chance(c.score(&start), k);
             assert!(
                 (f64::from(c.target) - own).abs() < 1e-6,
                 "{} against {own}",

@@ -137,7 +137,8 @@ impl Example {
         }
     }
 
-    fn score(&self, w: &[f64]) -> f64 {
+    /// The weights' score of the position, for the defenders.
+    pub(crate) fn score(&self, w: &[f64]) -> f64 {
         self.terms
             .iter()
             .map(|(i, v)| w[*i as usize] * f64::from(*v))

@@ -226,10 +226,12 @@ pub struct Harness {
     pub bot: Option<Running>,
     pub service: Service,
     pub clock: Arc<TestClock>,
-    db: PathBuf,
     /// The database's folder, removed when the harness goes (declared last, so dropped last).
-    _dir: Scratch,
+    dir: Scratch,
 }
+
+/// The harness's database file in its folder.
+const HARNESS_DB: &str = "bot.db";
 
 impl Harness {
     /// A fresh database, a fake Discord and a bot connected to it, ready.
@@ -239,7 +241,7 @@ impl Harness {
             .with_test_writer()
             .try_init();
         let dir = scratch(name);
-        let db = dir.join("bot.db");
+        let db = dir.join(HARNESS_DB);
         let fake = Fake::start().await;
         let clock = Arc::new(TestClock::new(1_790_000_000));
         let service = open(&db, &clock).await;
@@ -248,8 +250,7 @@ impl Harness {
             bot: None,
             service,
             clock,
-            db,
-            _dir: dir,
+            dir,
         };
         h.connect().await;
         h
@@ -269,7 +270,7 @@ impl Harness {
     pub async fn restart(&mut self) {
         self.bot.take().unwrap().shutdown().await;
         self.service.pool().close().await;
-        self.service = open(&self.db, &self.clock).await;
+        self.service = open(&self.dir.join(HARNESS_DB), &self.clock).await;
         self.connect().await;
     }
 

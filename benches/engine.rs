@@ -32,7 +32,26 @@ const FAMILIES: [&str; 11] = [
 /// Positions per search, about: the limit is checked every 1,024.
 const NODES: u64 = 200_000;
 
+/// The sets timed: the classic and the taught one, and a weights file (as `tune` writes) where
+/// `TAFLBOT_TRIAL` names one, so that a fit's speed is measured beside them in the same run.
+fn evals() -> Vec<Eval> {
+    let mut evals = vec![Eval::Classic, Eval::Taught];
+    if let Some(path) = std::env::var_os("TAFLBOT_TRIAL") {
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("TAFLBOT_TRIAL {}: {e}", path.to_string_lossy()));
+        let set = taflbot::engine::weights::read(&text)
+            .unwrap_or_else(|e| panic!("TAFLBOT_TRIAL {}: {e}", path.to_string_lossy()));
+        assert!(
+            taflbot::engine::weights::set_trial(set),
+            "the trial set is given once"
+        );
+        evals.push(Eval::Trial);
+    }
+    evals
+}
+
 fn nodes_per_second(c: &mut Criterion) {
+    let evals = evals();
     let mut group = c.benchmark_group("engine");
     group.sample_size(10);
     for id in FAMILIES {
@@ -40,8 +59,8 @@ fn nodes_per_second(c: &mut Criterion) {
             .into_iter()
             .map(Game::from_position)
             .collect();
-        // The taught weights beside the classic ones, in the same run.
-        for eval in [Eval::Classic, Eval::Taught] {
+        // The taught weights beside the classic ones (and the trial's), in the same run.
+        for &eval in &evals {
             let settings = Settings {
                 eval,
                 ..Settings::nodes(NODES)

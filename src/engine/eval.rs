@@ -5,10 +5,10 @@
 use std::num::NonZeroU64;
 
 use super::memo::Memo;
-use super::weights::{fold, Eval, Group, Weights, TERMS};
+use super::weights::{Eval, Group, Weights, TERMS};
 use crate::rules::{
-    Escape, Family, KingLines, Piece, Position, Repetition, Role, Side, Square, SquareSet, Terrain,
-    Variant,
+    Escape, Family, KingLines, Piece, Placed, Position, Repetition, Role, Side, Square, SquareSet,
+    Terrain, Variant,
 };
 
 /// The defenders' men (besides the king) at most, and the attackers at least, for
@@ -105,8 +105,6 @@ pub struct Board {
     /// The diagonal fence of each corner: the three squares two steps from it on a diagonal
     /// line between its two edges.
     fence: Vec<SquareSet>,
-    /// Each square's class for the square tables.
-    folded: Vec<u8>,
     /// Only men and a king: material is a count.
     plain: bool,
     /// In variants whose games can end drawn, what the terms give the defenders at the start,
@@ -171,15 +169,6 @@ impl Board {
         }
         let weights = eval.weights(variant.family);
         let shape = shape(variant.family);
-        let size = variant
-            .squares()
-            .map(|sq| sq.index() + 1)
-            .max()
-            .unwrap_or(0);
-        let mut folded = vec![0; size];
-        for sq in variant.squares() {
-            folded[sq.index()] = fold(sq.file(), sq.rank(), variant.files, variant.ranks) as u8;
-        }
         let rules = &variant.rules;
         let mut board = Board {
             variant,
@@ -194,7 +183,6 @@ impl Board {
             goal,
             guard,
             fence,
-            folded,
             plain: variant.roles() == [Role::Man, Role::King],
             centre: 0,
             centred: rules.repetition == Repetition::Draw || rules.no_move_draws,
@@ -298,21 +286,17 @@ impl Board {
             let fenced = self.fence.iter().filter(|f| own.and(f).len() >= 2).count();
             t.add(Group::Fence.at(), -(fenced as i32));
         }
-        if t.wants(Group::AttackerSquares) {
-            let at = Group::AttackerSquares.at();
-            for sq in pos.squares_of(Side::Attackers).iter() {
-                t.add(at + usize::from(self.folded[sq.index()]), -1);
-            }
-        }
-        if t.wants(Group::DefenderSquares) || t.wants(Group::KingSquares) {
-            let king = pos.royal(Side::Defenders);
-            for sq in pos.squares_of(Side::Defenders).iter() {
-                let group = if Some(sq) == king {
-                    Group::KingSquares
-                } else {
-                    Group::DefenderSquares
-                };
-                t.add(group.at() + usize::from(self.folded[sq.index()]), 1);
+        // The square tables, from the position's counts of pieces on each class of square.
+        for (group, kind, sign) in [
+            (Group::AttackerSquares, Placed::Attackers, -1),
+            (Group::DefenderSquares, Placed::Defenders, 1),
+            (Group::KingSquares, Placed::DefendersRoyal, 1),
+        ] {
+            if t.wants(group) {
+                let at = group.at();
+                for (class, &n) in pos.placed(kind).iter().enumerate() {
+                    t.add(at + class, sign * i32::from(n));
+                }
             }
         }
     }
@@ -374,8 +358,7 @@ impl Board {
             t.add(Group::Guard.at(), -(guards as i32));
         }
         if side == Side::Defenders && t.wants(Group::EdgeLines) {
-            let open = own.iter().filter(|sq| pos.open_lines(*sq) > 0).count();
-            t.add(Group::EdgeLines.at(), open as i32);
+            t.add(Group::EdgeLines.at(), pos.open_to_edge(side) as i32);
         }
         if let Some(royal) = pos.royal(side) {
             if !self.goal[s].is_empty() && (t.wants(Group::Road) || t.wants(Group::OpenRoad)) {

@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use crate::rules::Family;
+pub use crate::rules::{fold, FOLDED, FOLD_CAP};
 
 /// The groups of terms, each a name in the weights file and a run of weights. The evaluation
 /// adds each term's value times its weight, counted for the defenders (what favours the attackers
@@ -51,20 +52,6 @@ pub enum Group {
     DefenderSquares,
     /// The king's square, folded.
     KingSquares,
-}
-
-/// The folded squares: a square's distances to the nearer file edge and rank edge, the smaller
-/// first, each capped at [`FOLD_CAP`]: 21 classes on any board.
-pub const FOLD_CAP: u8 = 5;
-pub const FOLDED: usize = (FOLD_CAP as usize + 1) * (FOLD_CAP as usize + 2) / 2;
-
-/// The class of the square at (`file`, `rank`) on a board of `files` by `ranks`.
-#[inline]
-pub fn fold(file: u8, rank: u8, files: u8, ranks: u8) -> usize {
-    let a = file.min(files - 1 - file).min(FOLD_CAP) as usize;
-    let b = rank.min(ranks - 1 - rank).min(FOLD_CAP) as usize;
-    let (lo, hi) = (a.min(b), a.max(b));
-    hi * (hi + 1) / 2 + lo
 }
 
 impl Group {

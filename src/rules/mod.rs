@@ -37,11 +37,11 @@ pub use game::{Game, PlayedMove, Turn};
 pub use moves::{Captures, Move, MoveKind, Outcome, Reason, Slot};
 pub use perft::perft;
 pub use piece::{Piece, Role, Side};
-pub use position::{Position, Setup};
+pub use position::{Placed, Position, Setup};
 pub(crate) use probe::KingLines;
 pub use setup::{parse_position, parse_setup, write_position};
 pub(crate) use square::SquareSet;
-pub use square::{Dir, ParseSquareError, Square, MAX_FILES, MAX_RANKS};
+pub use square::{fold, Dir, ParseSquareError, Square, FOLDED, FOLD_CAP, MAX_FILES, MAX_RANKS};
 pub use variant::{
     Escape, Family, Jumps, KingCapture, Repetition, Rules, Terrain, Throne, Variant,
 };

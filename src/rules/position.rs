@@ -6,7 +6,7 @@ use super::cell::{role_of, side_of};
 use super::error::{IllegalMove, SetupError};
 use super::moves::{Captures, Move, Outcome, Slot};
 use super::piece::{Piece, Role, Side, PIECE_MASK, SIDE_BIT};
-use super::square::{Square, SquareSet, GRID};
+use super::square::{Square, SquareSet, FOLDED, GRID};
 use super::variant::{Terrain, Variant, FILE_MASKS, RANK_MASKS, STOP};
 
 /// Any arrangement of pieces with a side to move, maybe nonsense. [`Position::from_setup`] checks it.
@@ -37,6 +37,9 @@ pub struct Position {
     /// How many pieces of each cell code (role and side) stand on the board: material is read
     /// from them, not counted square by square.
     pub(super) counts: [u8; 16],
+    /// How many pieces stand on each class of square by [`super::fold`], by [`Placed`] kind:
+    /// the evaluation's square tables are read from them, not square by square.
+    pub(super) placed: [[u8; FOLDED]; 3],
     pub(super) turn: Side,
     pub(super) chain: Option<Square>,
     pub(super) slot: Option<Slot>,
@@ -78,6 +81,35 @@ impl fmt::Debug for Position {
         Ok(())
     }
 }
+
+/// The kinds of piece counted by class of square ([`Position::placed`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Placed {
+    /// Every piece of the attackers.
+    Attackers = 0,
+    /// The defenders' pieces but their royal one.
+    Defenders = 1,
+    /// The defenders' king or Standard.
+    DefendersRoyal = 2,
+}
+
+/// The [`Placed`] kind of each cell code.
+const PLACED: [u8; 16] = {
+    let mut kinds = [0; 16];
+    let mut code = 0;
+    while code < 16 {
+        let royal = code & 0b111 == Role::King as usize || code & 0b111 == Role::Standard as usize;
+        kinds[code] = if code & SIDE_BIT as usize == 0 {
+            Placed::Attackers as u8
+        } else if royal {
+            Placed::DefendersRoyal as u8
+        } else {
+            Placed::Defenders as u8
+        };
+        code += 1;
+    }
+    kinds
+};
 
 /// A Zobrist-style key for a piece on a square, computed instead of tabled.
 #[inline(always)]
@@ -129,6 +161,7 @@ impl Position {
             cols: variant.empty_cols,
             royal: [None; 2],
             counts: [0; 16],
+            placed: [[0; FOLDED]; 3],
             turn: setup.turn,
             chain: None,
             slot: None,
@@ -279,6 +312,12 @@ impl Position {
         u32::from(self.counts[piece.code() as usize])
     }
 
+    /// How many pieces of a kind stand on each class of square by [`super::fold`].
+    #[inline]
+    pub fn placed(&self, kind: Placed) -> &[u8; FOLDED] {
+        &self.placed[kind as usize]
+    }
+
     /// How many pieces a side has: its eight counts by role (cell codes 0..8 for the attackers,
     /// 8..16 for the defenders), summed at once as the bytes of one word.
     #[inline]
@@ -306,6 +345,7 @@ impl Position {
         self.cols[sq.file() as usize] |= 1 << (sq.rank() + 1);
         self.pieces[side_of(code).index()].insert(sq);
         self.counts[code as usize] += 1;
+        self.placed[PLACED[code as usize] as usize][self.variant.folds[i] as usize] += 1;
         self.hash ^= key(sq, code);
     }
 
@@ -320,6 +360,7 @@ impl Position {
         }
         self.pieces[side_of(code).index()].remove(sq);
         self.counts[code as usize] -= 1;
+        self.placed[PLACED[code as usize] as usize][self.variant.folds[i] as usize] -= 1;
         self.hash ^= key(sq, code);
         code
     }

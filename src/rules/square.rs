@@ -18,6 +18,22 @@ pub(crate) const GRID: usize = 576;
 pub const MAX_FILES: u8 = 17;
 pub const MAX_RANKS: u8 = 27;
 
+/// The folded squares: a square's distances to the nearer file edge and the nearer rank edge,
+/// the smaller first, each capped at [`FOLD_CAP`]. The board's symmetries map a square onto one
+/// of the same class, so the classes are 21 on any board: the evaluation's square tables are
+/// weighted by them, and a position counts its pieces on each.
+pub const FOLD_CAP: u8 = 5;
+pub const FOLDED: usize = (FOLD_CAP as usize + 1) * (FOLD_CAP as usize + 2) / 2;
+
+/// The class of the square at (`file`, `rank`) on a board of `files` by `ranks`.
+#[inline]
+pub fn fold(file: u8, rank: u8, files: u8, ranks: u8) -> usize {
+    let a = file.min(files - 1 - file).min(FOLD_CAP) as usize;
+    let b = rank.min(ranks - 1 - rank).min(FOLD_CAP) as usize;
+    let (lo, hi) = (a.min(b), a.max(b));
+    hi * (hi + 1) / 2 + lo
+}
+
 /// A square of the board: `a1` is the lower-left corner.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u16);

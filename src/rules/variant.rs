@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use super::by_side::BySide;
 use super::piece::{Role, Side};
-use super::square::{Square, SquareSet, GRID, MAX_FILES, MAX_RANKS};
+use super::square::{fold, Square, SquareSet, GRID, MAX_FILES, MAX_RANKS};
 
 /// The family a variant belongs to; it names the pieces and the sides.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -203,6 +203,8 @@ pub struct Variant {
     pub(crate) specials: SquareSet,
     /// Every square of the board.
     pub(crate) board: SquareSet,
+    /// Each square's class by [`fold`] (0 off the board).
+    pub(crate) folds: [u8; GRID],
     /// The start position, read from `setup` when first asked for.
     pub(crate) start: std::sync::OnceLock<super::position::Position>,
     pub(crate) centre: Option<Square>,
@@ -326,11 +328,13 @@ impl Variant {
         let mut cells = [(Terrain::OffBoard as u8) << TERRAIN_SHIFT; GRID];
         let mut edge = SquareSet::EMPTY;
         let mut board = SquareSet::EMPTY;
+        let mut folds = [0; GRID];
         let (w, h) = (row.files, row.ranks);
         for r in 0..h {
             for f in 0..w {
                 let sq = Square::new(f, r).expect("variant boards fit the grid");
                 cells[sq.index()] = 0;
+                folds[sq.index()] = fold(f, r, w, h) as u8;
                 board.insert(sq);
                 if f == 0 || r == 0 || f == w - 1 || r == h - 1 {
                     edge.insert(sq);
@@ -444,6 +448,7 @@ impl Variant {
             edge,
             specials,
             board,
+            folds,
             centre,
             start: std::sync::OnceLock::new(),
         }

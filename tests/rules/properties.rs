@@ -5,8 +5,8 @@ use proptest::prelude::*;
 use taflbot::notation::{canonical, parse_move, read_move, read_record, write_record};
 use taflbot::rules::random::{play_random, playout, Rng, Step};
 use taflbot::rules::{
-    parse_position, parse_setup, perft, write_position, Escape, Game, Move, Position, Reason, Role,
-    Side, Slot, Variant,
+    fold, parse_position, parse_setup, perft, write_position, Escape, Game, Move, Placed, Position,
+    Reason, Role, Side, Slot, Variant, FOLDED,
 };
 
 /// Perft from every start. Tablut's counts (both readings) are those of independent engines,
@@ -122,8 +122,36 @@ fn setups_have_the_stated_pieces() {
     }
 }
 
+/// The position's counts of pieces by class of square agree with its pieces counted afresh.
+fn check_placed(pos: &Position) {
+    let v = pos.variant();
+    let mut want = [[0u8; FOLDED]; 3];
+    for side in [Side::Attackers, Side::Defenders] {
+        for (sq, piece) in pos.pieces(side) {
+            let kind = match side {
+                Side::Attackers => Placed::Attackers,
+                _ if pos.royal(side) == Some(sq) => Placed::DefendersRoyal,
+                _ => Placed::Defenders,
+            };
+            assert!(
+                kind != Placed::DefendersRoyal || matches!(piece.role, Role::King | Role::Standard)
+            );
+            want[kind as usize][fold(sq.file(), sq.rank(), v.files, v.ranks)] += 1;
+        }
+    }
+    for kind in [Placed::Attackers, Placed::Defenders, Placed::DefendersRoyal] {
+        assert_eq!(
+            pos.placed(kind),
+            &want[kind as usize],
+            "{kind:?}: {}",
+            write_position(pos)
+        );
+    }
+}
+
 /// Checks one step of a playout.
 fn check_step(before: &Position, step: &Step) {
+    check_placed(before);
     let v = before.variant();
     let moves = before.legal_moves();
     match step {

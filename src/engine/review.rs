@@ -71,7 +71,7 @@ impl Curve {
         let (slope, attackers, defenders) = match family {
             Family::Brandubh | Family::Odin => return CURVE,
             Family::Copenhagen => (0.00266, -0.866, 0.593),
-            Family::Tablut => (0.00208, -0.587, 0.334),
+            Family::Tablut => (0.00412, -1.376, 2.048),
             Family::SeaBattle => (0.00253, -0.683, 0.414),
             Family::Tyr => (0.00325, -0.827, 0.746),
             Family::SaveTheStandard => (0.00246, 0.027, -0.234),

@@ -318,14 +318,24 @@ fn examples_of(plan: &Tune, family: Family) -> Result<Vec<Raw>, CliError> {
     Ok(raw)
 }
 
-/// The positions as examples to fit: `plan.lambda` of each target is the game's result, the
-/// rest the search's chance on the curve of slope `k`, its score moved by `centre` as the row's
-/// are (unless the plan reads the search's scores raw).
-fn blended(plan: &Tune, raw: &[Raw], k: f64, centre: i32) -> Vec<Example> {
+/// The positions' examples fitted to results alone, one for each of `raw`.
+fn on_results(plan: &Tune, raw: &[Raw]) -> Vec<Example> {
     raw.iter()
-        .map(|(v, pos, r, s)| {
+        .map(|(v, pos, r, _)| Example::new(Board::with(v, plan.from), pos, *r, None, 0.0, 1.0))
+        .collect()
+}
+
+/// The positions as examples to fit, their terms taken from `results` (their examples on the
+/// results alone): `plan.lambda` of each target is the game's result, the rest the search's
+/// chance on the curve of slope `k`, its score moved by `centre` as the row's are (unless the
+/// plan reads the search's scores raw).
+fn blended(plan: &Tune, raw: &[Raw], results: &[Example], k: f64, centre: i32) -> Vec<Example> {
+    assert_eq!(raw.len(), results.len(), "an example for each position");
+    raw.iter()
+        .zip(results)
+        .map(|((_, _, r, s), example)| {
             let s = s.map(|s| if plan.raw_search { s } else { s + centre });
-            Example::new(Board::with(v, plan.from), pos, *r, s, k, plan.lambda)
+            example.retargeted(*r, s, k, plan.lambda)
         })
         .collect()
 }
@@ -333,10 +343,7 @@ fn blended(plan: &Tune, raw: &[Raw], k: f64, centre: i32) -> Vec<Example> {
 /// Fits `row` (a family's weights) to its positions; the fitted row and a line on the fit.
 fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weights, String) {
     let frozen = frozen_in(family, row, plan.used_only);
-    let results: Vec<Example> = raw
-        .iter()
-        .map(|(v, pos, r, _)| Example::new(Board::with(v, plan.from), pos, *r, None, 0.0, 1.0))
-        .collect();
+    let results = on_results(plan, raw);
     // The curve first: its slope is kept through the fit, its offset is where the bias
     // starts (the starting set may have none).
     let mut row = row.clone();
@@ -353,7 +360,7 @@ fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weigh
     row.values[Group::Bias.at()] += centre;
     start[Group::Bias.at()] = f64::from(row.values[Group::Bias.at()]);
     let row = &row;
-    let examples = blended(plan, raw, k, centre);
+    let examples = blended(plan, raw, &results, k, centre);
     let fit = Fit {
         k,
         epochs: plan.epochs,
@@ -426,13 +433,15 @@ mod tests {
         let (k, centre) = (0.002, 600);
         let mut start: Vec<f64> = row.values.iter().map(|w| f64::from(*w)).collect();
         start[Group::Bias.at()] += f64::from(centre);
-        let centred = blended(&plan, &raw, k, centre);
+        let results = on_results(&plan, &raw);
+        let centred = blended(&plan, &raw, &results, k, centre);
         let leaning = blended(
             &Tune {
                 raw_search: true,
                 ..plan
             },
             &raw,
+            &results,
             k,
             centre,
         );

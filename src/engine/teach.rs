@@ -100,6 +100,15 @@ pub fn chance(score: f64, k: f64) -> f64 {
     1.0 / (1.0 + (-k * score).exp())
 }
 
+/// A position's target: `lambda` of it the game's `result` for the defenders, the rest the
+/// search's chance of its `score` on the curve of slope `k` (all the result where there is none).
+fn target(result: f64, score: Option<i32>, k: f64, lambda: f64) -> f64 {
+    match score {
+        Some(s) => lambda * result + (1.0 - lambda) * chance(f64::from(s), k),
+        None => result,
+    }
+}
+
 /// One position to fit: its terms (those not zero, by index) and the chance it should get.
 #[derive(Clone, Debug)]
 pub struct Example {
@@ -127,13 +136,18 @@ impl Example {
             .filter(|(_, v)| **v != 0)
             .map(|(i, v)| (i as u16, *v as f32))
             .collect();
-        let target = match score {
-            Some(s) => lambda * result + (1.0 - lambda) * chance(f64::from(s), k),
-            None => result,
-        };
         Example {
             terms,
-            target: target as f32,
+            target: target(result, score, k, lambda) as f32,
+        }
+    }
+
+    /// The same position with the target of `result` and `score` blended as [`Example::new`]
+    /// blends them: its terms are not worked out again.
+    pub fn retargeted(&self, result: f64, score: Option<i32>, k: f64, lambda: f64) -> Example {
+        Example {
+            terms: self.terms.clone(),
+            target: target(result, score, k, lambda) as f32,
         }
     }
 

@@ -4,8 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::rules::Family;
-pub use crate::rules::{fold, FOLDED, FOLD_CAP};
+use crate::rules::{Family, FOLDED};
 
 /// The groups of terms, each a name in the weights file and a run of weights. The evaluation
 /// adds each term's value times its weight, counted for the defenders (what favours the attackers
@@ -46,7 +45,7 @@ pub enum Group {
     /// Per corner whose diagonal fence (the three squares two steps from it, b2's diagonal
     /// included) holds two attackers or more.
     Fence,
-    /// Per attacker on a square, the squares folded by the board's symmetry (see [`fold`]).
+    /// Per attacker on a square, the squares folded by the board's symmetry (see [`crate::rules::fold`]).
     AttackerSquares,
     /// Per defender (not the king) on a square, folded.
     DefenderSquares,
@@ -370,23 +369,6 @@ mod tests {
             at += g.width();
         }
         assert_eq!(at, TERMS);
-    }
-
-    #[test]
-    fn folding_is_symmetric_and_covers_every_class() {
-        let mut seen = [false; FOLDED];
-        for f in 0..13u8 {
-            for r in 0..13u8 {
-                let c = fold(f, r, 13, 13);
-                assert_eq!(c, fold(r, f, 13, 13));
-                assert_eq!(c, fold(12 - f, r, 13, 13));
-                assert_eq!(c, fold(f, 12 - r, 13, 13));
-                seen[c] = true;
-            }
-        }
-        assert!(seen.iter().all(|s| *s));
-        assert_eq!(fold(0, 0, 7, 7), 0);
-        assert_eq!(fold(3, 3, 7, 7), 9);
     }
 
     #[test]

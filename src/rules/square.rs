@@ -361,6 +361,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn folding_is_symmetric_and_covers_every_class() {
+        let mut seen = [false; FOLDED];
+        for f in 0..13u8 {
+            for r in 0..13u8 {
+                let c = fold(f, r, 13, 13);
+                assert_eq!(c, fold(r, f, 13, 13));
+                assert_eq!(c, fold(12 - f, r, 13, 13));
+                assert_eq!(c, fold(f, 12 - r, 13, 13));
+                seen[c] = true;
+            }
+        }
+        assert!(seen.iter().all(|s| *s));
+        assert_eq!(fold(0, 0, 7, 7), 0);
+        assert_eq!(fold(3, 3, 7, 7), 9);
+    }
+
+    #[test]
     fn names_read_back() {
         for name in ["a1", "k11", "m27", "e5", "q17"] {
             let sq: Square = name.parse().unwrap_or_else(|_| panic!("{name}"));

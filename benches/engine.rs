@@ -33,7 +33,9 @@ const FAMILIES: [&str; 11] = [
 const NODES: u64 = 200_000;
 
 /// The sets timed: the classic and the taught one, and a weights file (as `tune` writes) where
-/// `TAFLBOT_TRIAL` names one, so that a fit's speed is measured beside them in the same run.
+/// `TAFLBOT_TRIAL` names one, so that a fit's speed is measured beside them in the same run;
+/// `TAFLBOT_TRIAL_NET` gives the trial set a network file, or `none` (the taught rows without
+/// their networks, where `TAFLBOT_TRIAL` is not given).
 fn evals() -> Vec<Eval> {
     let mut evals = vec![Eval::Classic, Eval::Taught];
     if let Some(path) = std::env::var_os("TAFLBOT_TRIAL") {
@@ -46,6 +48,25 @@ fn evals() -> Vec<Eval> {
             "the trial set is given once"
         );
         evals.push(Eval::Trial);
+    }
+    // The trial set's network: a file (as `taflbot net` writes), or `none` for its rows alone.
+    if let Some(name) = std::env::var_os("TAFLBOT_TRIAL_NET") {
+        use taflbot::engine::net::{set_trial, Net, TrialNet};
+        let name = name.to_string_lossy().into_owned();
+        let net = match name.as_str() {
+            "none" => TrialNet::Without,
+            path => {
+                let text = std::fs::read_to_string(path)
+                    .unwrap_or_else(|e| panic!("TAFLBOT_TRIAL_NET {path}: {e}"));
+                let net =
+                    Net::read(&text).unwrap_or_else(|e| panic!("TAFLBOT_TRIAL_NET {path}: {e}"));
+                TrialNet::Given(Box::new(net))
+            }
+        };
+        assert!(set_trial(net), "the trial network is given once");
+        if !evals.contains(&Eval::Trial) {
+            evals.push(Eval::Trial);
+        }
     }
     evals
 }

@@ -19,6 +19,9 @@ use crate::engine::Eval;
 use crate::notation::recorded_game;
 use crate::rules::{parse_position, write_position, Family, Side, Variant};
 
+mod net;
+pub use net::{tune_net, NetPlan};
+
 /// What `taflbot selfplay` plays.
 #[derive(Clone, Debug)]
 pub struct SelfPlay {
@@ -72,13 +75,26 @@ pub fn self_play(plan: &SelfPlay, out: &Path) -> Result<String, CliError> {
                     }
                     let seed = plan.seed.wrapping_add(i);
                     let played = teach::self_play(v, &settings, plan.opening, seed, plan.max_turns);
-                    if send.send(played).is_err() {
+                    if send.send((i, played)).is_err() {
                         break;
                     }
                 });
             }
             drop(send);
-            for played in receive {
+            // The games are written in the order of their seeds, whatever order they finish in,
+            // so that a file is the same for any number of threads.
+            let mut waiting = std::collections::BTreeMap::new();
+            let mut due = 0;
+            let in_order = receive.into_iter().flat_map(|(i, played)| {
+                waiting.insert(i, played);
+                let mut ready = Vec::new();
+                while let Some(played) = waiting.remove(&due) {
+                    ready.push(played);
+                    due += 1;
+                }
+                ready
+            });
+            for played in in_order {
                 let outcome = played.result();
                 let result = result_name(outcome);
                 tally[match outcome {

@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 
 use super::serve::{copy_db, import_puzzles, local, serve};
-use super::teach::{arena, selfplay, tune, ArenaArgs, SelfplayArgs, TuneArgs};
+use super::teach::{arena, net, selfplay, tune, ArenaArgs, NetArgs, SelfplayArgs, TuneArgs};
 use super::CliError;
 use crate::rules::Variant;
 
@@ -105,6 +105,9 @@ pub enum Command {
     /// Fit the evaluation's weights to positions from `selfplay` and to recorded games, by
     /// logistic (Texel) tuning a family at a time, and write the set of weights.
     Tune(TuneArgs),
+    /// Train a small network beside a family's row of weights, on the positions and games
+    /// `tune` takes, and write it.
+    Net(NetArgs),
     /// The engine's turn: from a position (or the start) after the given turns.
     Ai {
         #[arg(long)]
@@ -259,6 +262,7 @@ pub fn run(args: Args) -> Result<String, CliError> {
         Command::Arena(a) => arena(a),
         Command::Selfplay(a) => selfplay(a),
         Command::Tune(a) => tune(a),
+        Command::Net(a) => net(a),
         Command::Import { variant, file } => {
             let text = match file {
                 Some(path) => std::fs::read_to_string(&path).map_err(|e| {

@@ -32,6 +32,10 @@ pub struct ArenaArgs {
     /// before it is compiled in.
     #[arg(long)]
     pub trial: Option<std::path::PathBuf>,
+    /// A network file (as `net` writes) the trial set adds for its family, or `none`: the
+    /// trial row alone (by default the taught set's networks).
+    #[arg(long)]
+    pub trial_net: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -63,6 +67,10 @@ pub struct SelfplayArgs {
     /// with the last round's fit.
     #[arg(long)]
     pub trial: Option<std::path::PathBuf>,
+    /// A network file (as `net` writes) for --eval trial, or `none` (by default the taught
+    /// set's networks).
+    #[arg(long)]
+    pub trial_net: Option<String>,
     /// The file the positions are appended to.
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -107,6 +115,59 @@ pub struct TuneArgs {
     pub out: std::path::PathBuf,
 }
 
+#[derive(clap::Args)]
+pub struct NetArgs {
+    /// The variant whose network is trained (beside its family's row).
+    #[arg(long, default_value = "copenhagen")]
+    pub variant: &'static Variant,
+    /// Positions files from `selfplay`.
+    #[arg(long, value_delimiter = ',')]
+    pub positions: Vec<std::path::PathBuf>,
+    /// Game lists as VARIANT=FILE (`moves,...,result` a line, as the Copenhagen corpus).
+    #[arg(long, value_delimiter = ',')]
+    pub games: Vec<String>,
+    /// The set whose row the network is trained beside: classic, taught, or a weights file.
+    #[arg(long, default_value = "taught")]
+    pub from: String,
+    /// How much of each position's target is its game's result (the rest is the search's
+    /// chance), 0 to 1.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    #[arg(long, default_value_t = 12)]
+    pub epochs: usize,
+    /// Plies of each recorded game left out at its start.
+    #[arg(long, default_value_t = 6)]
+    pub skip: usize,
+    /// The seed of the starting weights and of the order the positions are shown in.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The pull of the network's output towards zero: its square, in men, times this is added
+    /// to each position's loss.
+    #[arg(long, default_value_t = 0.003)]
+    pub pull: f64,
+    /// Where to write the network (the taught set's Copenhagen network is
+    /// src/engine/weights/copenhagen.net).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
+/// Reads a network file (or `none`) as the trial set's network.
+fn trial_net(name: &str) -> Result<(), CliError> {
+    use crate::engine::net::{self, Net, TrialNet};
+    let given = if name == "none" {
+        TrialNet::Without
+    } else {
+        let text = std::fs::read_to_string(name)
+            .map_err(|e| CliError::message(format!("cannot read {name}: {e}")))?;
+        let net = Net::read(&text).map_err(|e| CliError::message(format!("{name}: {e}")))?;
+        TrialNet::Given(Box::new(net))
+    };
+    if !net::set_trial(given) {
+        return Err(CliError::message("the trial network was given too late"));
+    }
+    Ok(())
+}
+
 /// Variants by id, or every one for `all`.
 fn variants_named(ids: &[String]) -> Result<Vec<&'static Variant>, CliError> {
     if ids.iter().any(|v| v == "all") {
@@ -143,6 +204,9 @@ pub fn arena(a: ArenaArgs) -> Result<String, CliError> {
     if let Some(path) = &a.trial {
         trial_weights(path)?;
     }
+    if let Some(name) = &a.trial_net {
+        trial_net(name)?;
+    }
     let m = super::Match {
         a: super::arena_player(&a.a)?,
         b: super::arena_player(&a.b)?,
@@ -164,6 +228,9 @@ pub fn selfplay(a: SelfplayArgs) -> Result<String, CliError> {
     if let Some(path) = &a.trial {
         trial_weights(path)?;
     }
+    if let Some(name) = &a.trial_net {
+        trial_net(name)?;
+    }
     let plan = crate::teach::SelfPlay {
         variants: variants_named(&a.variant)?,
         games: a.games,
@@ -177,21 +244,23 @@ pub fn selfplay(a: SelfplayArgs) -> Result<String, CliError> {
     crate::teach::self_play(&plan, &a.out)
 }
 
-/// A fit of the weights, written to a file; what it says of the fit.
-pub fn tune(a: TuneArgs) -> Result<String, CliError> {
-    let families = if a.family.iter().any(|f| f == "all") {
-        crate::engine::weights::FAMILIES.to_vec()
-    } else {
-        a.family
-            .iter()
-            .map(|f| {
-                crate::engine::weights::family_by_name(f)
-                    .ok_or_else(|| CliError::message(format!("unknown family \"{f}\"")))
-            })
-            .collect::<Result<Vec<_>, _>>()?
-    };
-    let games = a
-        .games
+/// Families by name, or every one for `all`.
+fn families_named(names: &[String]) -> Result<Vec<crate::rules::Family>, CliError> {
+    if names.iter().any(|f| f == "all") {
+        return Ok(crate::engine::weights::FAMILIES.to_vec());
+    }
+    names
+        .iter()
+        .map(|f| {
+            crate::engine::weights::family_by_name(f)
+                .ok_or_else(|| CliError::message(format!("unknown family \"{f}\"")))
+        })
+        .collect()
+}
+
+/// Game lists given as VARIANT=FILE.
+fn games_named(games: &[String]) -> Result<Vec<(&'static Variant, std::path::PathBuf)>, CliError> {
+    games
         .iter()
         .map(|g| {
             let (id, path) = g
@@ -199,23 +268,38 @@ pub fn tune(a: TuneArgs) -> Result<String, CliError> {
                 .ok_or_else(|| CliError::message(format!("\"{g}\": give games as VARIANT=FILE")))?;
             Ok((super::variant(id)?, std::path::PathBuf::from(path)))
         })
-        .collect::<Result<Vec<_>, CliError>>()?;
-    let from = std::path::Path::new(&a.from);
+        .collect()
+}
+
+/// The set to start from, by name or as a weights file (then the trial set), and how the
+/// written file's header names it.
+fn from_named(name: &str) -> Result<(crate::engine::Eval, String), CliError> {
+    let from = std::path::Path::new(name);
+    if from.is_file() {
+        trial_weights(from)?;
+        Ok((
+            crate::engine::Eval::Trial,
+            format!("the weights in {}", from.display()),
+        ))
+    } else {
+        Ok((eval_named(name)?, format!("the `{name}` set")))
+    }
+}
+
+fn write_out(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    std::fs::write(path, text)
+        .map_err(|e| CliError::message(format!("cannot write {}: {e}", path.display())))
+}
+
+/// A fit of the weights, written to a file; what it says of the fit.
+pub fn tune(a: TuneArgs) -> Result<String, CliError> {
+    let (from, from_name) = from_named(&a.from)?;
     let plan = crate::teach::Tune {
         positions: a.positions,
-        games,
-        families,
-        from: if from.is_file() {
-            trial_weights(from)?;
-            crate::engine::Eval::Trial
-        } else {
-            eval_named(&a.from)?
-        },
-        from_name: if from.is_file() {
-            format!("the weights in {}", from.display())
-        } else {
-            format!("the `{}` set", a.from)
-        },
+        games: games_named(&a.games)?,
+        families: families_named(&a.family)?,
+        from,
+        from_name,
         lambda: a.lambda.clamp(0.0, 1.0),
         epochs: a.epochs,
         skip: a.skip,
@@ -223,7 +307,33 @@ pub fn tune(a: TuneArgs) -> Result<String, CliError> {
         raw_search: a.raw_search,
     };
     let (text, report) = crate::teach::tune(&plan)?;
-    std::fs::write(&a.out, text)
-        .map_err(|e| CliError::message(format!("cannot write {}: {e}", a.out.display())))?;
+    write_out(&a.out, &text)?;
+    Ok(report)
+}
+
+/// A family's network trained beside its row, written to a file; what it says of the training.
+pub fn net(a: NetArgs) -> Result<String, CliError> {
+    let family = a.variant.family;
+    let (from, from_name) = from_named(&a.from)?;
+    let plan = crate::teach::NetPlan {
+        tune: crate::teach::Tune {
+            positions: a.positions,
+            games: games_named(&a.games)?,
+            families: vec![family],
+            from,
+            from_name,
+            lambda: a.lambda.clamp(0.0, 1.0),
+            epochs: 0,
+            skip: a.skip,
+            used_only: false,
+            raw_search: false,
+        },
+        variant: a.variant,
+        epochs: a.epochs,
+        seed: a.seed,
+        pull: a.pull.max(0.0),
+    };
+    let (text, report) = crate::teach::tune_net(&plan)?;
+    write_out(&a.out, &text)?;
     Ok(report)
 }

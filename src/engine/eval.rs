@@ -5,6 +5,7 @@
 use std::num::NonZeroU64;
 
 use super::memo::Memo;
+use super::net::Net;
 use super::weights::{Eval, Group, Weights, TERMS};
 use crate::rules::{
     Escape, Family, KingLines, Piece, Placed, Position, Repetition, Role, Side, Square, SquareSet,
@@ -119,6 +120,8 @@ pub struct Board {
     room: bool,
     /// The squares a piece may stand on: the king's room when it is the whole board.
     squares: i32,
+    /// The learned network added to the row's score, where the set has one for the family.
+    net: Option<&'static Net>,
 }
 
 impl Board {
@@ -188,6 +191,7 @@ impl Board {
             centred: rules.repetition == Repetition::Draw || rules.no_move_draws,
             room: variant.files >= shape.room_from_files,
             squares: variant.board.len() as i32,
+            net: super::net::of(eval, variant),
         };
         if board.centred {
             board.centre = board.for_defenders(&start, &mut Rooms::none());
@@ -229,12 +233,23 @@ impl Board {
         row
     }
 
-    /// The terms for the defenders less those for the attackers, summed with the weights (with
-    /// the classic ones once mopping up).
+    /// The row's score of `pos` for the defenders, without the network: what a network is
+    /// trained beside.
+    pub fn row_score(&self, pos: &Position) -> i32 {
+        let row = self.row(pos);
+        row.0
+            .iter()
+            .zip(&self.weights.values)
+            .map(|(t, w)| t * w)
+            .sum()
+    }
+
+    /// The terms for the defenders less those for the attackers, summed with the weights, and
+    /// the network's part (the classic weights alone once mopping up).
     fn for_defenders(&self, pos: &Position, rooms: &mut Rooms) -> i32 {
-        let (weights, uses) = match &self.ending {
-            Some((weights, uses)) if mopping_up(pos) => (*weights, uses),
-            _ => (self.weights, &self.uses),
+        let (weights, uses, net) = match &self.ending {
+            Some((weights, uses)) if mopping_up(pos) => (*weights, uses, None),
+            _ => (self.weights, &self.uses, self.net),
         };
         let mut dot = Dot {
             weights,
@@ -242,7 +257,7 @@ impl Board {
             sum: 0,
         };
         self.terms(pos, rooms, &mut dot);
-        dot.sum
+        dot.sum + net.map_or(0, |n| n.score(pos))
     }
 
     /// Whether the king's room is wanted: on boards where it counts, or when mopping up.

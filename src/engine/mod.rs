@@ -13,6 +13,7 @@
 pub mod arena;
 pub mod eval;
 mod memo;
+pub mod net;
 pub mod puzzle;
 pub mod review;
 mod search;

@@ -11,9 +11,9 @@ use serde_json::{json, Value};
 use super::{GameView, Person, Service, ServiceError};
 use crate::engine::review::{budget_for, review, Curve, Mark, Review, ReviewedTurn, MOST_TURNS};
 use crate::engine::weights::fnv;
-use crate::engine::Eval;
+use crate::engine::{net, Eval};
 use crate::render::{review_chart, Theme};
-use crate::rules::{Family, Side};
+use crate::rules::{Family, Side, Variant};
 
 /// A game's review, with the game it is of.
 #[derive(Clone, Debug)]
@@ -179,8 +179,8 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// What a family's reviews are judged by: the taught row's weights and the family's curve, as a
-/// fingerprint stored with each review. A review judged by other weights or another curve (a new
+/// What a family's reviews are judged by: the taught row's weights (with the networks its
+/// variants add) and the family's curve, as a fingerprint stored with each review. A review judged by other weights or another curve (a new
 /// taught set, a curve fitted again) is made again, with no version to bump by hand.
 fn judge(family: Family) -> String {
     let curve = Curve::of(family);
@@ -190,7 +190,12 @@ fn judge(family: Family) -> String {
         curve.intercept[Side::Defenders],
     ];
     let curve = fnv(shape.iter().flat_map(|x| x.to_bits().to_le_bytes()));
-    let weights = Eval::Taught.weights(family).fingerprint();
+    let nets = Variant::all()
+        .iter()
+        .filter(|v| v.family == family)
+        .filter_map(|v| net::of(Eval::Taught, v))
+        .fold(0, |hash, n| hash ^ n.fingerprint());
+    let weights = Eval::Taught.weights(family).fingerprint() ^ nets;
     format!("{weights:016x}{curve:016x}")
 }
 
@@ -346,5 +351,11 @@ mod tests {
         other.values[0] += 1;
         assert_ne!(row.fingerprint(), other.fingerprint());
         assert_eq!(row.fingerprint(), row.clone().fingerprint());
+        // Copenhagen's taught set adds a network, and its reviews' judge takes that in too.
+        assert!(net::of(Eval::Taught, Variant::by_id("copenhagen").unwrap()).is_some());
+        let row_alone = format!("{:016x}", row.fingerprint());
+        assert_ne!(judge(Family::Copenhagen)[..16], row_alone);
+        let tyr = Eval::Taught.weights(Family::Tyr).fingerprint();
+        assert_eq!(judge(Family::Tyr)[..16], format!("{tyr:016x}"));
     }
 }

@@ -622,6 +622,24 @@ fn selfplay_writes_positions_that_tune_fits_a_family_to() {
     );
     let text = std::fs::read_to_string(&data).unwrap();
     assert!(text.lines().count() > 20);
+    // The games are written in the order of their seeds: the same file on several threads.
+    let threaded = dir.join("threaded.tsv");
+    let _ = std::fs::remove_file(&threaded);
+    let again = taflbot(&[
+        "selfplay",
+        "--variant",
+        "brandubh",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--threads",
+        "3",
+        "--out",
+        threaded.to_str().unwrap(),
+    ]);
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(std::fs::read_to_string(&threaded).unwrap(), text);
     for line in text.lines() {
         let fields: Vec<&str> = line.split('\t').collect();
         assert_eq!(fields.len(), 4, "{line}");
@@ -664,6 +682,56 @@ fn selfplay_writes_positions_that_tune_fits_a_family_to() {
         );
     }
     assert_eq!(fitted.rows[family_index(Family::Brandubh)].values[1], 100);
+    // A network trained beside the row on the same positions, and played by the arena.
+    let net = dir.join("brandubh.net");
+    let net_arg = net.to_str().unwrap();
+    let trained = taflbot(&[
+        "net",
+        "--variant",
+        "brandubh",
+        "--positions",
+        data_arg,
+        "--games",
+        "brandubh=data/brandubh.csv",
+        "--epochs",
+        "2",
+        "--out",
+        net_arg,
+    ]);
+    assert!(trained.status.success(), "{trained:?}");
+    assert!(
+        stdout(&trained).starts_with("brandubh: "),
+        "{}",
+        stdout(&trained)
+    );
+    let read_back = taflbot::engine::net::Net::read(&std::fs::read_to_string(&net).unwrap());
+    assert_eq!(read_back.unwrap().variant().id, "brandubh");
+    let played = taflbot(&[
+        "arena",
+        "--variant",
+        "brandubh",
+        "--trial-net",
+        net_arg,
+        "--a",
+        "trial:nodes:300",
+        "--b",
+        "taught:nodes:300",
+        "--pairs",
+        "1",
+    ]);
+    assert!(played.status.success(), "{played:?}");
+    assert!(stdout(&played).contains("2 games"), "{}", stdout(&played));
+    let none = taflbot(&[
+        "net",
+        "--variant",
+        "copenhagen",
+        "--positions",
+        data_arg,
+        "--out",
+        net_arg,
+    ]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no positions of copenhagen"));
     // A file that is not a positions file is refused with where.
     std::fs::write(&data, "brandubh\tnonsense\n").unwrap();
     let refused = taflbot(&["tune", "--positions", data_arg, "--out", weights_arg]);

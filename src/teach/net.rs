@@ -1,0 +1,76 @@
+//! `taflbot net`: trains a variant's network beside its family's row of weights, on the same positions
+//! and recorded games as `taflbot tune`, and writes it as text.
+
+use super::{centred, examples_of, on_results, Tune};
+use crate::cli::CliError;
+use crate::engine::eval::Board;
+use crate::engine::net::train::{self, Sample, Training};
+use crate::engine::teach;
+use crate::rules::Variant;
+
+/// What `taflbot net` trains.
+#[derive(Clone, Debug)]
+pub struct NetPlan {
+    /// The positions, recorded games, starting set (whose row the network is trained beside),
+    /// and target, as for a fit of the row.
+    pub tune: Tune,
+    pub variant: &'static Variant,
+    pub epochs: usize,
+    pub seed: u64,
+    /// The pull of the network's output towards zero ([`Training::pull`]).
+    pub pull: f64,
+}
+
+/// Trains the network; returns its file's text and a report.
+pub fn tune_net(plan: &NetPlan) -> Result<(String, String), CliError> {
+    let variant = plan.variant;
+    let family = variant.family;
+    let mut raw = examples_of(&plan.tune, family)?;
+    raw.retain(|(v, ..)| std::ptr::eq(*v, variant));
+    if raw.is_empty() {
+        return Err(CliError::message(format!(
+            "no positions of {} to train on",
+            variant.id
+        )));
+    }
+    let row = plan.tune.from.weights(family);
+    let w: Vec<f64> = row.values.iter().map(|v| f64::from(*v)).collect();
+    let results = on_results(&plan.tune, &raw);
+    let (k, offset) = teach::best_curve(&results, &w);
+    let centre = if centred(family) {
+        0
+    } else {
+        offset.round() as i32
+    };
+    let samples: Vec<Sample> = raw
+        .iter()
+        .map(|(v, pos, result, score)| {
+            let board = Board::with(v, plan.tune.from);
+            let s = score.map(|s| if plan.tune.raw_search { s } else { s + centre });
+            let target = teach::target(*result, s, k, plan.tune.lambda);
+            Sample::new(pos, board.row_score(pos), target)
+        })
+        .collect();
+    let training = Training {
+        k,
+        epochs: plan.epochs,
+        seed: plan.seed,
+        pull: plan.pull,
+        ..Training::default()
+    };
+    let (net, r) = train::train(variant, &samples, training);
+    let header = format!(
+        "A network trained by `taflbot net` for {} beside the row of {}, on {} positions \
+         ({} held out), slope {k:.5}.\n\
+         The error of the chances on the held-out positions: the row alone {:.5}, with the \
+         network {:.5}.\n\
+         See the README (\"How the engine was taught\") for the command that made it.",
+        variant.id, plan.tune.from_name, r.trained, r.held, r.row_held, r.net_held,
+    );
+    let report = format!(
+        "{}: {} positions trained on, {} held out, slope {k:.5}; error trained on {:.5} -> \
+         {:.5}, held out {:.5} -> {:.5}\n",
+        variant.id, r.trained, r.held, r.row_trained, r.net_trained, r.row_held, r.net_held
+    );
+    Ok((net.write(&header), report))
+}

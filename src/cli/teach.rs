@@ -32,7 +32,7 @@ pub struct ArenaArgs {
     /// before it is compiled in.
     #[arg(long)]
     pub trial: Option<std::path::PathBuf>,
-    /// A network file (as `net` writes) the trial set adds for its family, or `none`: the
+    /// A network file (as `net` writes) the trial set adds for its variant, or `none`: the
     /// trial row alone (by default the taught set's networks).
     #[arg(long)]
     pub trial_net: Option<String>,

@@ -120,7 +120,7 @@ pub struct Board {
     room: bool,
     /// The squares a piece may stand on: the king's room when it is the whole board.
     squares: i32,
-    /// The learned network added to the row's score, where the set has one for the family.
+    /// The learned network added to the row's score, where the set has one for the variant.
     net: Option<&'static Net>,
 }
 

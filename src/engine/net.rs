@@ -25,7 +25,7 @@ const SCALE: f32 = 1000.0;
 /// position far from any it was shown.
 const REACH: f32 = 2000.0;
 
-/// A trained network for one board size.
+/// A trained network for one variant.
 #[derive(Clone, Debug)]
 pub struct Net {
     variant: &'static Variant,

@@ -1,5 +1,5 @@
-//! `taflbot net`: trains a variant's network beside its family's row of weights, on the same positions
-//! and recorded games as `taflbot tune`, and writes it as text.
+//! `taflbot net`: trains a variant's network beside its family's row of weights, on the same
+//! positions and recorded games as `taflbot tune`, and writes it as text.
 
 use super::{centred, examples_of, on_results, Tune};
 use crate::cli::CliError;

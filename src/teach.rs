@@ -356,6 +356,20 @@ fn blended(plan: &Tune, raw: &[Raw], results: &[Example], k: f64, centre: i32) -
         .collect()
 }
 
+/// The slope of the curve fitted to `results` with the weights `w`, and how far the scores move
+/// to stand centred: where the evaluation is not centred, a score carries the sides' material at
+/// the start, and the curve's offset centres the row's scores and the search's scores (on the
+/// same scale) alike, so that both parts of a blended target read the same ground.
+fn curve(family: Family, results: &[Example], w: &[f64]) -> (f64, i32) {
+    let (k, offset) = teach::best_curve(results, w);
+    let centre = if centred(family) {
+        0
+    } else {
+        offset.round() as i32
+    };
+    (k, centre)
+}
+
 /// Fits `row` (a family's weights) to its positions; the fitted row and a line on the fit.
 fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weights, String) {
     let frozen = frozen_in(family, row, plan.used_only);
@@ -364,15 +378,7 @@ fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weigh
     // starts (the starting set may have none).
     let mut row = row.clone();
     let mut start: Vec<f64> = row.values.iter().map(|v| f64::from(*v)).collect();
-    let (k, offset) = teach::best_curve(&results, &start);
-    // Where the evaluation is not centred, a score carries the sides' material at the start; the
-    // offset centres the row's scores, and the search's scores (on the same scale) alike, so
-    // that both parts of a blended target read the same ground.
-    let centre = if centred(family) {
-        0
-    } else {
-        offset.round() as i32
-    };
+    let (k, centre) = curve(family, &results, &start);
     row.values[Group::Bias.at()] += centre;
     start[Group::Bias.at()] = f64::from(row.values[Group::Bias.at()]);
     let row = &row;

@@ -233,17 +233,6 @@ impl Board {
         row
     }
 
-    /// The row's score of `pos` for the defenders, without the network: what a network is
-    /// trained beside.
-    pub fn row_score(&self, pos: &Position) -> i32 {
-        let row = self.row(pos);
-        row.0
-            .iter()
-            .zip(&self.weights.values)
-            .map(|(t, w)| t * w)
-            .sum()
-    }
-
     /// The terms for the defenders less those for the attackers, summed with the weights, and
     /// the network's part (the classic weights alone once mopping up).
     fn for_defenders(&self, pos: &Position, rooms: &mut Rooms) -> i32 {

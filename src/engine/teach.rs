@@ -102,7 +102,7 @@ pub fn chance(score: f64, k: f64) -> f64 {
 
 /// A position's target: `lambda` of it the game's `result` for the defenders, the rest the
 /// search's chance of its `score` on the curve of slope `k` (all the result where there is none).
-pub fn target(result: f64, score: Option<i32>, k: f64, lambda: f64) -> f64 {
+fn target(result: f64, score: Option<i32>, k: f64, lambda: f64) -> f64 {
     match score {
         Some(s) => lambda * result + (1.0 - lambda) * chance(f64::from(s), k),
         None => result,

@@ -1,11 +1,9 @@
 //! `taflbot net`: trains a variant's network beside its family's row of weights, on the same
 //! positions and recorded games as `taflbot tune`, and writes it as text.
 
-use super::{centred, examples_of, on_results, Tune};
+use super::{blended, curve, examples_of, on_results, Tune};
 use crate::cli::CliError;
-use crate::engine::eval::Board;
 use crate::engine::net::train::{self, Sample, Training};
-use crate::engine::teach;
 use crate::rules::Variant;
 
 /// What `taflbot net` trains.
@@ -36,19 +34,16 @@ pub fn tune_net(plan: &NetPlan) -> Result<(String, String), CliError> {
     let row = plan.tune.from.weights(family);
     let w: Vec<f64> = row.values.iter().map(|v| f64::from(*v)).collect();
     let results = on_results(&plan.tune, &raw);
-    let (k, offset) = teach::best_curve(&results, &w);
-    let centre = if centred(family) {
-        0
-    } else {
-        offset.round() as i32
-    };
+    let (k, centre) = curve(family, &results, &w);
+    // The row's score of each position is its example's (the terms are worked out once), the
+    // target the one a fit of the row would have.
+    let examples = blended(&plan.tune, &raw, &results, k, centre);
     let samples: Vec<Sample> = raw
         .iter()
-        .map(|(v, pos, result, score)| {
-            let board = Board::with(v, plan.tune.from);
-            let s = score.map(|s| if plan.tune.raw_search { s } else { s + centre });
-            let target = teach::target(*result, s, k, plan.tune.lambda);
-            Sample::new(pos, board.row_score(pos), target)
+        .zip(results.iter().zip(&examples))
+        .map(|((_, pos, _, _), (result, example))| {
+            let base = result.score(&w).round() as i32;
+            Sample::new(pos, base, f64::from(example.target))
         })
         .collect();
     let training = Training {

@@ -70,7 +70,7 @@ impl Curve {
     pub fn of(family: Family) -> Curve {
         let (slope, attackers, defenders) = match family {
             Family::Brandubh | Family::Odin => return CURVE,
-            Family::Copenhagen => (0.00258, -0.716, 0.457),
+            Family::Copenhagen => (0.00252, -0.827, 0.535),
             Family::Tablut => (0.00412, -1.376, 2.048),
             Family::SeaBattle => (0.00253, -0.683, 0.414),
             Family::Tyr => (0.00325, -0.827, 0.746),

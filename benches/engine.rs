@@ -7,6 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use taflbot::cli::{trial_net, trial_weights};
 use taflbot::engine::{think, Eval, Settings};
 use taflbot::rules::Game;
 
@@ -39,31 +40,14 @@ const NODES: u64 = 200_000;
 fn evals() -> Vec<Eval> {
     let mut evals = vec![Eval::Classic, Eval::Taught];
     if let Some(path) = std::env::var_os("TAFLBOT_TRIAL") {
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("TAFLBOT_TRIAL {}: {e}", path.to_string_lossy()));
-        let set = taflbot::engine::weights::read(&text)
-            .unwrap_or_else(|e| panic!("TAFLBOT_TRIAL {}: {e}", path.to_string_lossy()));
-        assert!(
-            taflbot::engine::weights::set_trial(set),
-            "the trial set is given once"
-        );
+        trial_weights(std::path::Path::new(&path))
+            .unwrap_or_else(|e| panic!("TAFLBOT_TRIAL: {}", e.text));
         evals.push(Eval::Trial);
     }
     // The trial set's network: a file (as `taflbot net` writes), or `none` for its rows alone.
     if let Some(name) = std::env::var_os("TAFLBOT_TRIAL_NET") {
-        use taflbot::engine::net::{set_trial, Net, TrialNet};
-        let name = name.to_string_lossy().into_owned();
-        let net = match name.as_str() {
-            "none" => TrialNet::Without,
-            path => {
-                let text = std::fs::read_to_string(path)
-                    .unwrap_or_else(|e| panic!("TAFLBOT_TRIAL_NET {path}: {e}"));
-                let net =
-                    Net::read(&text).unwrap_or_else(|e| panic!("TAFLBOT_TRIAL_NET {path}: {e}"));
-                TrialNet::Given(Box::new(net))
-            }
-        };
-        assert!(set_trial(net), "the trial network is given once");
+        trial_net(&name.to_string_lossy())
+            .unwrap_or_else(|e| panic!("TAFLBOT_TRIAL_NET: {}", e.text));
         if !evals.contains(&Eval::Trial) {
             evals.push(Eval::Trial);
         }

@@ -10,6 +10,7 @@ mod serve;
 mod teach;
 
 pub use args::{run, Args, Command};
+pub use teach::{trial_net, trial_weights};
 
 use serde_json::{json, Value};
 

@@ -151,8 +151,9 @@ pub struct NetArgs {
     pub out: std::path::PathBuf,
 }
 
-/// Reads a network file (or `none`) as the trial set's network.
-fn trial_net(name: &str) -> Result<(), CliError> {
+/// Reads a network file (or `none`) as the trial set's network (`--trial-net`, and the engine
+/// benchmark's `TAFLBOT_TRIAL_NET`).
+pub fn trial_net(name: &str) -> Result<(), CliError> {
     use crate::engine::net::{self, Net, TrialNet};
     let given = if name == "none" {
         TrialNet::Without
@@ -176,8 +177,8 @@ fn variants_named(ids: &[String]) -> Result<Vec<&'static Variant>, CliError> {
     ids.iter().map(|id| super::variant(id)).collect()
 }
 
-/// Reads a weights file as the trial set.
-fn trial_weights(path: &std::path::Path) -> Result<(), CliError> {
+/// Reads a weights file as the trial set (`--trial`, and the engine benchmark's `TAFLBOT_TRIAL`).
+pub fn trial_weights(path: &std::path::Path) -> Result<(), CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::message(format!("cannot read {}: {e}", path.display())))?;
     let set = crate::engine::weights::read(&text)

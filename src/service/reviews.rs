@@ -180,8 +180,9 @@ fn side_name(side: Side) -> &'static str {
 }
 
 /// What a family's reviews are judged by: the taught row's weights (with the networks its
-/// variants add) and the family's curve, as a fingerprint stored with each review. A review judged by other weights or another curve (a new
-/// taught set, a curve fitted again) is made again, with no version to bump by hand.
+/// variants add) and the family's curve, as a fingerprint stored with each review. A review
+/// judged by other weights or another curve (a new taught set, a curve fitted again) is made
+/// again, with no version to bump by hand.
 fn judge(family: Family) -> String {
     let curve = Curve::of(family);
     let shape = [

@@ -15,6 +15,26 @@ fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
+/// One side-swapped pair of Brandubh in the arena between players `a` and `b` (with `extra`
+/// arguments), which must run; what it prints.
+fn brandubh_pair(a: &str, b: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "arena",
+        "--variant",
+        "brandubh",
+        "--a",
+        a,
+        "--b",
+        b,
+        "--pairs",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    let out = taflbot(&args);
+    assert!(out.status.success(), "{out:?}");
+    stdout(&out)
+}
+
 fn json(out: &Output) -> Value {
     serde_json::from_str(&stdout(out)).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)))
 }
@@ -706,21 +726,12 @@ fn selfplay_writes_positions_that_tune_fits_a_family_to() {
     );
     let read_back = taflbot::engine::net::Net::read(&std::fs::read_to_string(&net).unwrap());
     assert_eq!(read_back.unwrap().variant().id, "brandubh");
-    let played = taflbot(&[
-        "arena",
-        "--variant",
-        "brandubh",
-        "--trial-net",
-        net_arg,
-        "--a",
+    let played = brandubh_pair(
         "trial:nodes:300",
-        "--b",
         "taught:nodes:300",
-        "--pairs",
-        "1",
-    ]);
-    assert!(played.status.success(), "{played:?}");
-    assert!(stdout(&played).contains("2 games"), "{}", stdout(&played));
+        &["--trial-net", net_arg],
+    );
+    assert!(played.contains("2 games"), "{played}");
     let none = taflbot(&[
         "net",
         "--variant",
@@ -787,31 +798,10 @@ fn tune_used_only_keeps_the_unused_terms_at_zero_and_names_where_it_started() {
 
 #[test]
 fn arena_players_name_their_weights_and_their_time_or_nodes() {
-    let out = taflbot(&[
-        "arena",
-        "--variant",
-        "brandubh",
-        "--a",
-        "taught:nodes:400",
-        "--b",
-        "classic:2",
-        "--pairs",
-        "1",
-    ]);
-    assert!(out.status.success(), "{out:?}");
-    assert!(stdout(&out).starts_with("brandubh"), "{}", stdout(&out));
-    let timed = taflbot(&[
-        "arena",
-        "--variant",
-        "brandubh",
-        "--a",
-        "time:5",
-        "--b",
-        "greedy",
-        "--pairs",
-        "1",
-    ]);
-    assert!(timed.status.success(), "{timed:?}");
+    let out = brandubh_pair("taught:nodes:400", "classic:2", &[]);
+    assert!(out.starts_with("brandubh"), "{out}");
+    // A player by time plays too.
+    brandubh_pair("time:5", "greedy", &[]);
     for bad in ["taught:random", "time:0", "classic:9", "nodes:many"] {
         let out = taflbot(&["arena", "--variant", "brandubh", "--a", bad, "--b", "1"]);
         assert_eq!(out.status.code(), Some(2), "{bad}");

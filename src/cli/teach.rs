@@ -169,6 +169,17 @@ pub fn trial_net(name: &str) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The trial set's weights file and network (`--trial`, `--trial-net`), where given.
+fn trial_given(weights: Option<&std::path::Path>, net: Option<&str>) -> Result<(), CliError> {
+    if let Some(path) = weights {
+        trial_weights(path)?;
+    }
+    if let Some(name) = net {
+        trial_net(name)?;
+    }
+    Ok(())
+}
+
 /// Variants by id, or every one for `all`.
 fn variants_named(ids: &[String]) -> Result<Vec<&'static Variant>, CliError> {
     if ids.iter().any(|v| v == "all") {
@@ -202,12 +213,7 @@ fn eval_named(name: &str) -> Result<crate::engine::Eval, CliError> {
 /// while).
 pub fn arena(a: ArenaArgs) -> Result<String, CliError> {
     let variants = variants_named(&a.variant)?;
-    if let Some(path) = &a.trial {
-        trial_weights(path)?;
-    }
-    if let Some(name) = &a.trial_net {
-        trial_net(name)?;
-    }
+    trial_given(a.trial.as_deref(), a.trial_net.as_deref())?;
     let m = super::Match {
         a: super::arena_player(&a.a)?,
         b: super::arena_player(&a.b)?,
@@ -226,12 +232,7 @@ pub fn arena(a: ArenaArgs) -> Result<String, CliError> {
 
 /// Self-play games, their positions appended to a file.
 pub fn selfplay(a: SelfplayArgs) -> Result<String, CliError> {
-    if let Some(path) = &a.trial {
-        trial_weights(path)?;
-    }
-    if let Some(name) = &a.trial_net {
-        trial_net(name)?;
-    }
+    trial_given(a.trial.as_deref(), a.trial_net.as_deref())?;
     let plan = crate::teach::SelfPlay {
         variants: variants_named(&a.variant)?,
         games: a.games,

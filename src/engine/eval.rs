@@ -194,7 +194,7 @@ impl Board {
             net: super::net::of(eval, variant),
         };
         if board.centred {
-            board.centre = board.for_defenders(&start, &mut Rooms::none());
+            board.centre = board.for_defenders(&start, &mut Rooms::none(), |net| net.score(&start));
         }
         board
     }
@@ -206,7 +206,20 @@ impl Board {
 
     /// The score of `pos` for the side to move, the king's room looked up in `rooms` first.
     pub fn evaluate_with(&self, pos: &Position, rooms: &mut Rooms) -> i32 {
-        let for_defenders = self.for_defenders(pos, rooms) - self.centre;
+        self.evaluate_by(pos, rooms, |net| net.score(pos))
+    }
+
+    /// [`Board::evaluate_with`], the network's part (where the board has one and it counts)
+    /// given by `net_part`, which must give what [`Net::score`] gives for `pos`: a search's
+    /// sums carried along its line ([`super::net::Sums`]).
+    #[inline]
+    pub fn evaluate_by(
+        &self,
+        pos: &Position,
+        rooms: &mut Rooms,
+        net_part: impl FnOnce(&Net) -> i32,
+    ) -> i32 {
+        let for_defenders = self.for_defenders(pos, rooms, net_part) - self.centre;
         if pos.turn() == Side::Defenders {
             for_defenders
         } else {
@@ -235,7 +248,12 @@ impl Board {
 
     /// The terms for the defenders less those for the attackers, summed with the weights, and
     /// the network's part (the classic weights alone once mopping up).
-    fn for_defenders(&self, pos: &Position, rooms: &mut Rooms) -> i32 {
+    fn for_defenders(
+        &self,
+        pos: &Position,
+        rooms: &mut Rooms,
+        net_part: impl FnOnce(&Net) -> i32,
+    ) -> i32 {
         let (weights, uses, net) = match &self.ending {
             Some((weights, uses)) if mopping_up(pos) => (*weights, uses, None),
             _ => (self.weights, &self.uses, self.net),
@@ -246,7 +264,12 @@ impl Board {
             sum: 0,
         };
         self.terms(pos, rooms, &mut dot);
-        dot.sum + net.map_or(0, |n| n.score(pos))
+        dot.sum + net.map_or(0, net_part)
+    }
+
+    /// The learned network the board adds to its row, if any.
+    pub fn net(&self) -> Option<&'static Net> {
+        self.net
     }
 
     /// Whether the king's room is wanted: on boards where it counts, or when mopping up.
@@ -516,12 +539,25 @@ impl Evals {
     /// looked up in `rooms`). A position whose key is 0 is not remembered.
     #[inline]
     pub fn evaluate(&mut self, board: &Board, pos: &Position, rooms: &mut Rooms) -> i32 {
+        self.evaluate_by(board, pos, rooms, |net| net.score(pos))
+    }
+
+    /// [`Evals::evaluate`], the network's part given by `net_part` as for
+    /// [`Board::evaluate_by`] (asked only when the score is not remembered).
+    #[inline]
+    pub fn evaluate_by(
+        &mut self,
+        board: &Board,
+        pos: &Position,
+        rooms: &mut Rooms,
+        net_part: impl FnOnce(&Net) -> i32,
+    ) -> i32 {
         let hash = pos.hash();
         match NonZeroU64::new(hash) {
             Some(key) => self
                 .memo
-                .recall(hash, key, || board.evaluate_with(pos, rooms)),
-            None => board.evaluate_with(pos, rooms),
+                .recall(hash, key, || board.evaluate_by(pos, rooms, net_part)),
+            None => board.evaluate_by(pos, rooms, net_part),
         }
     }
 }

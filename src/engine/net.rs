@@ -7,54 +7,117 @@
 //! king or Standard) and square, and one more for the defenders to move; a position lights the
 //! inputs of its pieces. The hidden layer is those inputs' columns summed with its bias, each
 //! unit cut off below zero; the output is the units weighed and its bias.
+//!
+//! The weights are whole numbers (thousandths, as the file keeps them), and so are the sums:
+//! adding and taking away columns in any order gives the same sums to the bit. That is what lets
+//! a search carry the sums from a position to the next ([`Sums`]), paying for the pieces a move
+//! changes instead of for every piece, and still score each position exactly as
+//! [`Net::score`] scores it alone.
 
 pub mod train;
 
 use std::sync::OnceLock;
 
 use super::weights::Eval;
-use crate::rules::{Position, Side, Variant};
+use crate::rules::{Position, Side, Square, SquareSet, Variant};
 
 /// The hidden layer's width.
 pub const HIDDEN: usize = 32;
 
-/// The file's numbers are the weights times this.
+/// The file's numbers, and the network's, are the weights times this.
 const SCALE: f32 = 1000.0;
 
 /// How far the network may move a score, in hundredths of a man: a safeguard against a
 /// position far from any it was shown.
-const REACH: f32 = 2000.0;
+const REACH: i32 = 2000;
 
-/// A trained network for one variant.
+/// A trained network for one variant, every weight in thousandths.
 #[derive(Clone, Debug)]
 pub struct Net {
     variant: &'static Variant,
     /// The hidden layer's weights, a column of `HIDDEN` per input.
-    w1: Vec<[f32; HIDDEN]>,
-    b1: [f32; HIDDEN],
+    w1: Vec<[i32; HIDDEN]>,
+    b1: [i32; HIDDEN],
     /// The output's weights (in men: the output is times a hundred).
-    w2: [f32; HIDDEN],
-    b2: f32,
+    w2: [i32; HIDDEN],
+    b2: i32,
 }
+
+/// The hidden layer's sums of a position before the cut, in thousandths.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Hidden([i32; HIDDEN]);
 
 /// The number of inputs of a board's network.
 pub fn inputs(files: u8, ranks: u8) -> usize {
     3 * usize::from(files) * usize::from(ranks) + 1
 }
 
-/// Calls `light` with each input `pos` lights.
+/// What a position shows a network: where each kind of piece stands, and whose move it is. Two
+/// positions' lights compared say which inputs a move turned on and off.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Lights {
+    attackers: SquareSet,
+    /// The defenders' pieces but their royal one.
+    men: SquareSet,
+    royal: Option<Square>,
+    defenders_move: bool,
+}
+
+impl Lights {
+    pub const NONE: Lights = Lights {
+        attackers: SquareSet::EMPTY,
+        men: SquareSet::EMPTY,
+        royal: None,
+        defenders_move: false,
+    };
+
+    #[inline]
+    pub fn of(pos: &Position) -> Lights {
+        let royal = pos.royal(Side::Defenders);
+        let mut men = *pos.squares_of(Side::Defenders);
+        if let Some(sq) = royal {
+            men.remove(sq);
+        }
+        Lights {
+            attackers: *pos.squares_of(Side::Attackers),
+            men,
+            royal,
+            defenders_move: pos.turn() == Side::Defenders,
+        }
+    }
+
+    /// Calls `light` with each input lit, on a board `files` wide of `cells` squares.
+    #[inline]
+    fn each(&self, files: u8, cells: usize, mut light: impl FnMut(usize)) {
+        let at = |sq: Square| usize::from(sq.rank()) * usize::from(files) + usize::from(sq.file());
+        for sq in self.attackers.iter() {
+            light(at(sq));
+        }
+        for sq in self.men.iter() {
+            light(cells + at(sq));
+        }
+        if let Some(sq) = self.royal {
+            light(2 * cells + at(sq));
+        }
+        if self.defenders_move {
+            light(3 * cells);
+        }
+    }
+}
+
+/// Calls `light` with each input `pos` lights: the attackers' squares in order, then the
+/// defenders' (their royal piece's where it stands among them), then the turn. (The trainer sums
+/// in this order, so its networks depend on it to the last bit.)
 #[inline]
 pub fn features(pos: &Position, mut light: impl FnMut(usize)) {
     let v = pos.variant();
     let cells = usize::from(v.files) * usize::from(v.ranks);
-    let at = |sq: crate::rules::Square| {
-        usize::from(sq.rank()) * usize::from(v.files) + usize::from(sq.file())
-    };
-    for (sq, _) in pos.pieces(Side::Attackers) {
+    let at = |sq: Square| usize::from(sq.rank()) * usize::from(v.files) + usize::from(sq.file());
+    for sq in pos.squares_of(Side::Attackers).iter() {
         light(at(sq));
     }
     let royal = pos.royal(Side::Defenders);
-    for (sq, _) in pos.pieces(Side::Defenders) {
+    for sq in pos.squares_of(Side::Defenders).iter() {
         let kind = if Some(sq) == royal { 2 } else { 1 };
         light(kind * cells + at(sq));
     }
@@ -65,9 +128,17 @@ pub fn features(pos: &Position, mut light: impl FnMut(usize)) {
 
 /// Adds an input's column to the hidden layer's sums.
 #[inline]
-fn add(hidden: &mut [f32; HIDDEN], column: &[f32; HIDDEN]) {
+fn add(hidden: &mut [i32; HIDDEN], column: &[i32; HIDDEN]) {
     for (h, w) in hidden.iter_mut().zip(column) {
         *h += w;
+    }
+}
+
+/// Takes an input's column from the hidden layer's sums.
+#[inline]
+fn take(hidden: &mut [i32; HIDDEN], column: &[i32; HIDDEN]) {
+    for (h, w) in hidden.iter_mut().zip(column) {
+        *h -= w;
     }
 }
 
@@ -76,10 +147,10 @@ impl Net {
     pub fn zero(variant: &'static Variant) -> Net {
         Net {
             variant,
-            w1: vec![[0.0; HIDDEN]; inputs(variant.files, variant.ranks)],
-            b1: [0.0; HIDDEN],
-            w2: [0.0; HIDDEN],
-            b2: 0.0,
+            w1: vec![[0; HIDDEN]; inputs(variant.files, variant.ranks)],
+            b1: [0; HIDDEN],
+            w2: [0; HIDDEN],
+            b2: 0,
         }
     }
 
@@ -88,22 +159,22 @@ impl Net {
         self.variant
     }
 
+    fn cells(&self) -> usize {
+        usize::from(self.variant.files) * usize::from(self.variant.ranks)
+    }
+
     /// A hash of the network's weights, the same on every build: what a review records of the
     /// evaluation that judged it.
     pub fn fingerprint(&self) -> u64 {
         let numbers = self.w1.iter().flatten().chain(&self.b1).chain(&self.w2);
-        let bits = numbers
-            .chain([&self.b2])
-            .flat_map(|x| x.to_bits().to_le_bytes());
+        let bits = numbers.chain([&self.b2]).flat_map(|x| x.to_le_bytes());
         super::weights::fnv(self.variant.id.bytes().chain(bits))
     }
 
     /// The network's part of the score of `pos` for the defenders, in hundredths of a man.
     #[inline]
     pub fn score(&self, pos: &Position) -> i32 {
-        let mut hidden = self.b1;
-        features(pos, |i| add(&mut hidden, &self.w1[i]));
-        self.finish(&hidden)
+        self.output(&self.hidden(&Lights::of(pos)))
     }
 
     /// [`Net::score`] of a position that lights `lit`.
@@ -112,33 +183,74 @@ impl Net {
         for &i in lit {
             add(&mut hidden, &self.w1[usize::from(i)]);
         }
-        self.finish(&hidden)
+        self.output(&Hidden(hidden))
     }
 
+    /// The hidden sums of what `lights` shows, from nothing.
     #[inline]
-    fn finish(&self, hidden: &[f32; HIDDEN]) -> i32 {
-        self.output(hidden).clamp(-REACH, REACH).round() as i32
+    pub fn hidden(&self, lights: &Lights) -> Hidden {
+        let mut hidden = self.b1;
+        lights.each(self.variant.files, self.cells(), |i| {
+            add(&mut hidden, &self.w1[i])
+        });
+        Hidden(hidden)
     }
 
-    /// The output, in hundredths of a man, of the hidden layer's sums before the cut.
+    /// The hidden sums of what `to` shows, from those of `from`: the columns of the inputs `to`
+    /// lights and `from` does not are added, those of the reverse taken away.
     #[inline]
-    fn output(&self, hidden: &[f32; HIDDEN]) -> f32 {
-        let mut out = self.b2;
-        for (h, w) in hidden.iter().zip(&self.w2) {
-            out += h.max(0.0) * w;
+    pub fn moved(&self, sums: &Hidden, from: &Lights, to: &Lights) -> Hidden {
+        let (files, cells) = (self.variant.files, self.cells());
+        let at = |sq: Square| usize::from(sq.rank()) * usize::from(files) + usize::from(sq.file());
+        let mut hidden = sums.0;
+        for (old, new, base) in [
+            (&from.attackers, &to.attackers, 0),
+            (&from.men, &to.men, cells),
+        ] {
+            for sq in old.minus(new).iter() {
+                take(&mut hidden, &self.w1[base + at(sq)]);
+            }
+            for sq in new.minus(old).iter() {
+                add(&mut hidden, &self.w1[base + at(sq)]);
+            }
         }
-        out * 100.0
+        if from.royal != to.royal {
+            if let Some(sq) = from.royal {
+                take(&mut hidden, &self.w1[2 * cells + at(sq)]);
+            }
+            if let Some(sq) = to.royal {
+                add(&mut hidden, &self.w1[2 * cells + at(sq)]);
+            }
+        }
+        if from.defenders_move != to.defenders_move {
+            let column = &self.w1[3 * cells];
+            if to.defenders_move {
+                add(&mut hidden, column);
+            } else {
+                take(&mut hidden, column);
+            }
+        }
+        Hidden(hidden)
+    }
+
+    /// The output of the hidden sums, in hundredths of a man, rounded, within the reach: the
+    /// units cut off below zero and weighed (thousandths by thousandths: millionths of a man,
+    /// of which a hundredth of a man is ten thousand).
+    #[inline]
+    pub fn output(&self, hidden: &Hidden) -> i32 {
+        let mut out = i64::from(self.b2) * 1000;
+        for (h, w) in hidden.0.iter().zip(&self.w2) {
+            out += i64::from((*h).max(0)) * i64::from(*w);
+        }
+        let rounded = (out + 5_000).div_euclid(10_000);
+        rounded.clamp(-i64::from(REACH), i64::from(REACH)) as i32
     }
 
     /// The network as text: a header line, then the output's bias and weights, the hidden
     /// layer's biases, and a line of weights per input, every number times a thousand.
     pub fn write(&self, comment: &str) -> String {
-        let ints = |xs: &[f32]| -> String {
-            xs.iter()
-                .map(|x| ((x * SCALE).round() as i32).to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
+        let ints =
+            |xs: &[i32]| -> String { xs.iter().map(i32::to_string).collect::<Vec<_>>().join(" ") };
         let mut text = String::new();
         for line in comment.lines() {
             text += &format!("# {line}\n");
@@ -172,7 +284,7 @@ impl Net {
             return Err(bad_header());
         }
         let mut net = Net::zero(variant);
-        let mut row = |name: &str, width: usize| -> Result<Vec<f32>, String> {
+        let mut row = |name: &str, width: usize| -> Result<Vec<i32>, String> {
             let (n, line) = lines
                 .next()
                 .ok_or_else(|| format!("the network file ends before its {name} line"))?;
@@ -181,8 +293,8 @@ impl Net {
                 return Err(format!("line {n}: expected the {name} line"));
             }
             let values = words
-                .map(|w| w.parse::<i32>().map(|x| x as f32 / SCALE))
-                .collect::<Result<Vec<f32>, _>>()
+                .map(str::parse::<i32>)
+                .collect::<Result<Vec<i32>, _>>()
                 .map_err(|_| format!("line {n}: a weight that is not a whole number"))?;
             if values.len() != width {
                 return Err(format!(
@@ -202,6 +314,75 @@ impl Net {
             return Err(format!("line {n}: more lines than the network has inputs"));
         }
         Ok(net)
+    }
+}
+
+/// The hidden sums along a search's line, a slot per ply. A slot's sums are made when a position
+/// at its ply or above is first judged, from the ply below (the pieces one step moved), the
+/// plies below made first where they are not: so each position's sums are made once however
+/// many of its children are judged, and only the line's first position's from nothing. Each
+/// position entered at a ply clears its slot.
+pub struct Sums {
+    net: &'static Net,
+    slots: Vec<Slot>,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    lights: Lights,
+    hidden: Hidden,
+    made: bool,
+}
+
+impl Sums {
+    /// Slots for plies 0 to `plies` - 1.
+    pub fn new(net: &'static Net, plies: usize) -> Sums {
+        let slot = Slot {
+            lights: Lights::NONE,
+            hidden: Hidden([0; HIDDEN]),
+            made: false,
+        };
+        Sums {
+            net,
+            slots: vec![slot; plies],
+        }
+    }
+
+    /// `pos` is the position at `ply` now (every ply below it holds the line to it).
+    #[inline]
+    pub fn enter(&mut self, ply: usize, pos: &Position) {
+        let slot = &mut self.slots[ply];
+        slot.lights = Lights::of(pos);
+        slot.made = false;
+    }
+
+    /// The network's part of the score of the position at `ply`, for the defenders: what
+    /// [`Net::score`] gives it.
+    #[inline]
+    pub fn score(&mut self, ply: usize) -> i32 {
+        if !self.slots[ply].made {
+            self.make(ply);
+        }
+        self.net.output(&self.slots[ply].hidden)
+    }
+
+    /// Makes the sums of `ply` and of every ply below it not made yet.
+    fn make(&mut self, ply: usize) {
+        let from = match self.slots[..ply].iter().rposition(|s| s.made) {
+            Some(q) => q + 1,
+            None => {
+                let first = &mut self.slots[0];
+                first.hidden = self.net.hidden(&first.lights);
+                first.made = true;
+                1
+            }
+        };
+        for r in from..=ply {
+            let (below, here) = self.slots.split_at_mut(r);
+            let (parent, slot) = (&below[r - 1], &mut here[0]);
+            slot.hidden = self.net.moved(&parent.hidden, &parent.lights, &slot.lights);
+            slot.made = true;
+        }
     }
 }
 

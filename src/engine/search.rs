@@ -8,6 +8,7 @@
 use std::time::Instant;
 
 use super::eval::{Board, Evals, Rooms};
+use super::net::Sums;
 use super::{Limits, Step};
 use crate::rules::{Game, Move, Outcome, Position, Repetition, Side};
 
@@ -106,6 +107,8 @@ pub struct Search<'a> {
     rooms: Rooms,
     /// The evaluations already made.
     evals: Evals,
+    /// The network's sums along the line, where the board has a network.
+    sums: Option<Sums>,
 }
 
 /// What a draw is worth less than an even position to the side searching, in hundredths of a
@@ -135,6 +138,15 @@ impl<'a> Search<'a> {
             root_side: game.position().turn(),
             rooms: Rooms::for_board(board),
             evals: Evals::new(),
+            sums: board.net().map(|net| Sums::new(net, MAX_PLY + 1)),
+        }
+    }
+
+    /// `pos` is the position at `ply` now: the network's sums of the ply are to be made again.
+    #[inline]
+    fn enter(&mut self, ply: usize, pos: &Position) {
+        if let Some(sums) = &mut self.sums {
+            sums.enter(ply, pos);
         }
     }
 
@@ -166,6 +178,7 @@ impl<'a> Search<'a> {
     /// At least depth 1 is always finished.
     pub fn run(&mut self, steps: &[Step]) -> Found {
         let pos = self.game.position().clone();
+        self.enter(0, &pos);
         let max_depth = self.limits.depth.unwrap_or(64).clamp(1, MAX_PLY as u32 - 8);
         let mut found: Option<Found> = None;
         let mut order: Vec<Step> = steps.to_vec();
@@ -336,6 +349,7 @@ impl<'a> Search<'a> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiesce(pos, ply, alpha, beta, 0);
         }
+        self.enter(ply, pos);
         self.tick();
         if self.stopped {
             return 0;
@@ -467,6 +481,7 @@ impl<'a> Search<'a> {
     /// move may answer; the defenders with an escape at hand have won.
     fn quiesce(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: u32) -> i32 {
         self.tick();
+        self.enter(ply, pos);
         if let Some(o) = pos.outcome() {
             return self.terminal(o, pos.turn(), ply);
         }
@@ -486,7 +501,12 @@ impl<'a> Search<'a> {
             (0, crate::rules::SquareSet::EMPTY)
         };
         let threatened = threats > 0;
-        let stand = self.evals.evaluate(self.board, pos, &mut self.rooms);
+        let stand = match &mut self.sums {
+            Some(sums) => self
+                .evals
+                .evaluate_by(self.board, pos, &mut self.rooms, |_| sums.score(ply)),
+            None => self.evals.evaluate(self.board, pos, &mut self.rooms),
+        };
         if !threatened {
             if stand >= beta || qply >= QUIESCENCE_PLIES || ply >= MAX_PLY - 1 {
                 return stand;
@@ -589,5 +609,41 @@ fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{steps, Eval};
+    use crate::rules::random::{play_random, Rng};
+    use crate::rules::Variant;
+
+    /// With the network's sums carried along the line, a search visits the same positions and
+    /// finds the same step, score and line as one that scores each position's network afresh.
+    #[test]
+    fn carrying_the_networks_sums_changes_nothing_the_search_finds() {
+        let v = Variant::by_id("copenhagen").unwrap();
+        let board = Board::with(v, Eval::Taught);
+        assert!(
+            board.net().is_some(),
+            "Copenhagen's taught set has a network"
+        );
+        for seed in 0..6 {
+            let mut game = Game::new(v);
+            play_random(&mut game, &mut Rng::new(seed), 2 * seed as usize + 8);
+            if game.outcome().is_some() {
+                continue;
+            }
+            let run = |carry: bool| {
+                let mut search = Search::new(board, &game, Limits::nodes(30_000), 16);
+                if !carry {
+                    search.sums = None;
+                }
+                let found = search.run(&steps(&game));
+                (found.best, found.score, found.depth, found.pv, search.nodes)
+            };
+            assert_eq!(run(true), run(false), "seed {seed}");
+        }
     }
 }

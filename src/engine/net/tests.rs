@@ -85,7 +85,7 @@ fn a_network_reads_back_as_it_was_written() {
     // The file keeps three decimals: read again, the same network to the bit.
     assert_eq!(Net::read(&text).unwrap().fingerprint(), back.fingerprint());
     let mut other = back.clone();
-    other.b2 += 0.001;
+    other.b2 += 1;
     assert_ne!(other.fingerprint(), back.fingerprint());
     assert!(Net::read(&text.replace("net brandubh 32", "net brandubh 16")).is_err());
     assert!(Net::read(&text.replace("net brandubh", "net chess")).is_err());
@@ -127,4 +127,95 @@ fn training_learns_what_the_row_leaves_out() {
         .find(|p| p.royal(Side::Defenders) != centre && p.royal(Side::Defenders).is_some())
         .unwrap();
     assert!(net.score(&moved) > net.score(&Position::start(v)) + 100);
+}
+
+/// A network of random whole weights for `v`, large enough that every unit is sometimes cut.
+fn random_net(v: &'static Variant, seed: u64) -> Net {
+    let mut rng = Rng::new(seed);
+    let mut weight = |reach: usize| rng.below(2 * reach + 1) as i32 - reach as i32;
+    let mut net = Net::zero(v);
+    for column in &mut net.w1 {
+        column.iter_mut().for_each(|w| *w = weight(400));
+    }
+    net.b1.iter_mut().for_each(|w| *w = weight(2000));
+    net.w2.iter_mut().for_each(|w| *w = weight(300));
+    net.b2 = weight(500);
+    net
+}
+
+/// Every position of a random game of `v` (its captures, berserk chains, flips and the
+/// king's moves), in order.
+fn line(v: &'static Variant, seed: u64, plies: usize) -> Vec<Position> {
+    let mut seen = Vec::new();
+    let last = playout(&Position::start(v), &mut Rng::new(seed), plies, |p, _| {
+        seen.push(p.clone())
+    });
+    seen.push(last);
+    seen
+}
+
+/// The sums carried from one position to the next, or across several, are the sums made from
+/// nothing to the bit, in the variants with captures, commanders' jumps and flipping V-men.
+#[test]
+fn sums_carried_from_position_to_position_are_the_sums_made_afresh() {
+    for (id, seed) in [
+        ("copenhagen", 1),
+        ("odin-11", 2),
+        ("brandubh", 3),
+        ("tyr-11", 4),
+    ] {
+        let v = Variant::by_id(id).unwrap();
+        let net = random_net(v, seed);
+        let mut captured = false;
+        for game in 0..6 {
+            let positions = line(v, seed * 100 + game, 150);
+            let lights: Vec<Lights> = positions.iter().map(Lights::of).collect();
+            let fresh: Vec<Hidden> = lights.iter().map(|l| net.hidden(l)).collect();
+            for i in 1..positions.len() {
+                captured |= positions[i].count(Side::Attackers)
+                    + positions[i].count(Side::Defenders)
+                    < positions[i - 1].count(Side::Attackers)
+                        + positions[i - 1].count(Side::Defenders);
+                let step = net.moved(&fresh[i - 1], &lights[i - 1], &lights[i]);
+                assert_eq!(step, fresh[i], "{id}, game {game}, ply {i}");
+                let from = i.saturating_sub(5);
+                let leap = net.moved(&fresh[from], &lights[from], &lights[i]);
+                assert_eq!(leap, fresh[i], "{id}, game {game}, plies {from} to {i}");
+                assert_eq!(net.output(&fresh[i]), net.score(&positions[i]));
+            }
+        }
+        assert!(captured, "{id}: the random games took nothing");
+    }
+}
+
+/// A search's slots, entered and judged as a search does (down a line, back up to try a
+/// sibling, judging some plies only), score each position as the network scores it alone.
+#[test]
+fn a_searchs_sums_score_each_position_as_the_network_alone() {
+    let v = Variant::by_id("copenhagen").unwrap();
+    let net: &'static Net = Box::leak(Box::new(random_net(v, 9)));
+    let mut sums = Sums::new(net, 16);
+    let mut rng = Rng::new(77);
+    let mut judged = 0;
+    for game in 0..20 {
+        let positions = line(v, 500 + game, 60);
+        // Walk the game as a line of plies 0..15 that goes back a few plies now and then and
+        // comes down again through other positions of the game (a sibling's subtree).
+        let mut ply = 0;
+        for pos in &positions {
+            sums.enter(ply, pos);
+            if rng.below(3) > 0 {
+                assert_eq!(sums.score(ply), net.score(pos), "game {game}, ply {ply}");
+                // Asked again, the same.
+                assert_eq!(sums.score(ply), net.score(pos));
+                judged += 1;
+            }
+            ply = if ply == 15 || rng.below(4) == 0 {
+                rng.below(ply + 1)
+            } else {
+                ply + 1
+            };
+        }
+    }
+    assert!(judged > 500, "{judged}");
 }

@@ -4,7 +4,7 @@
 //! lowers the cross-entropy of those chances by Adam's steps over small batches, each position
 //! shown in one of the board's symmetries drawn at random. Pure and deterministic for a seed.
 
-use super::{features, inputs, Net, HIDDEN};
+use super::{features, inputs, Net, HIDDEN, SCALE};
 use crate::engine::teach::chance;
 use crate::rules::random::Rng;
 use crate::rules::{Position, Variant};
@@ -159,16 +159,18 @@ impl Params {
 
     fn net(&self, variant: &'static Variant) -> Net {
         let mut net = Net::zero(variant);
+        // In thousandths, as the file keeps them (rounded from single precision, as ever).
+        let at = |k: usize| (self.values[k] as f32 * SCALE).round() as i32;
         for (i, column) in net.w1.iter_mut().enumerate() {
             for (j, w) in column.iter_mut().enumerate() {
-                *w = self.values[self.w1() + i * HIDDEN + j] as f32;
+                *w = at(self.w1() + i * HIDDEN + j);
             }
         }
         for j in 0..HIDDEN {
-            net.b1[j] = self.values[self.b1() + j] as f32;
-            net.w2[j] = self.values[self.w2() + j] as f32;
+            net.b1[j] = at(self.b1() + j);
+            net.w2[j] = at(self.w2() + j);
         }
-        net.b2 = self.values[self.b2()] as f32;
+        net.b2 = at(self.b2());
         net
     }
 }

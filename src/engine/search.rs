@@ -11,6 +11,7 @@ use super::eval::{Board, Evals, Rooms};
 use super::net::Sums;
 use super::{Limits, Step};
 use crate::rules::{Game, Move, Outcome, Position, Repetition, Side};
+use table::{from_table, to_table, Bound, Entry, Table};
 
 /// A won game, less the plies it takes.
 pub const WIN: i32 = 1_000_000;
@@ -20,50 +21,6 @@ const INFINITE: i32 = WIN + 1;
 const MAX_PLY: usize = 128;
 /// Captures followed past the horizon, at most.
 const QUIESCENCE_PLIES: u32 = 8;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-#[derive(Clone, Copy)]
-struct Entry {
-    key: u64,
-    step: Option<Step>,
-    score: i32,
-    depth: i16,
-    bound: Bound,
-}
-
-/// The transposition table: one entry per slot, replaced when the new search is as deep.
-struct Table {
-    slots: Vec<Option<Entry>>,
-    mask: usize,
-}
-
-impl Table {
-    fn new(bits: u32) -> Table {
-        Table {
-            slots: vec![None; 1 << bits],
-            mask: (1 << bits) - 1,
-        }
-    }
-
-    #[inline]
-    fn get(&self, key: u64) -> Option<Entry> {
-        self.slots[key as usize & self.mask].filter(|e| e.key == key)
-    }
-
-    #[inline]
-    fn put(&mut self, entry: Entry) {
-        let slot = &mut self.slots[entry.key as usize & self.mask];
-        if slot.is_none_or(|old| old.key != entry.key || old.depth <= entry.depth) {
-            *slot = Some(entry);
-        }
-    }
-}
 
 /// What one search found.
 pub struct Found {
@@ -591,59 +548,6 @@ pub fn apply(pos: &Position, step: Step) -> Option<Position> {
     }
 }
 
-/// Win scores are stored relative to the node, not the root.
-fn to_table(score: i32, ply: usize) -> i32 {
-    if score >= WON {
-        score + ply as i32
-    } else if score <= -WON {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_table(score: i32, ply: usize) -> i32 {
-    if score >= WON {
-        score - ply as i32
-    } else if score <= -WON {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
+mod table;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::{steps, Eval};
-    use crate::rules::random::{play_random, Rng};
-    use crate::rules::Variant;
-
-    /// With the network's sums carried along the line, a search visits the same positions and
-    /// finds the same step, score and line as one that scores each position's network afresh.
-    #[test]
-    fn carrying_the_networks_sums_changes_nothing_the_search_finds() {
-        let v = Variant::by_id("copenhagen").unwrap();
-        let board = Board::with(v, Eval::Taught);
-        assert!(
-            board.net().is_some(),
-            "Copenhagen's taught set has a network"
-        );
-        for seed in 0..6 {
-            let mut game = Game::new(v);
-            play_random(&mut game, &mut Rng::new(seed), 2 * seed as usize + 8);
-            if game.outcome().is_some() {
-                continue;
-            }
-            let run = |carry: bool| {
-                let mut search = Search::new(board, &game, Limits::nodes(30_000), 16);
-                if !carry {
-                    search.sums = None;
-                }
-                let found = search.run(&steps(&game));
-                (found.best, found.score, found.depth, found.pv, search.nodes)
-            };
-            assert_eq!(run(true), run(false), "seed {seed}");
-        }
-    }
-}
+mod tests;

@@ -89,7 +89,7 @@ impl Lights {
     /// Calls `light` with each input lit, on a board `files` wide of `cells` squares.
     #[inline]
     fn each(&self, files: u8, cells: usize, mut light: impl FnMut(usize)) {
-        let at = |sq: Square| usize::from(sq.rank()) * usize::from(files) + usize::from(sq.file());
+        let at = |sq| cell(files, sq);
         for sq in self.attackers.iter() {
             light(at(sq));
         }
@@ -105,6 +105,12 @@ impl Lights {
     }
 }
 
+/// A square's place in a block of inputs, on a board `files` wide.
+#[inline]
+fn cell(files: u8, sq: Square) -> usize {
+    usize::from(sq.rank()) * usize::from(files) + usize::from(sq.file())
+}
+
 /// Calls `light` with each input `pos` lights: the attackers' squares in order, then the
 /// defenders' (their royal piece's where it stands among them), then the turn. (The trainer sums
 /// in this order, so its networks depend on it to the last bit.)
@@ -112,7 +118,7 @@ impl Lights {
 pub fn features(pos: &Position, mut light: impl FnMut(usize)) {
     let v = pos.variant();
     let cells = usize::from(v.files) * usize::from(v.ranks);
-    let at = |sq: Square| usize::from(sq.rank()) * usize::from(v.files) + usize::from(sq.file());
+    let at = |sq| cell(v.files, sq);
     for sq in pos.squares_of(Side::Attackers).iter() {
         light(at(sq));
     }
@@ -201,7 +207,7 @@ impl Net {
     #[inline]
     pub fn moved(&self, sums: &Hidden, from: &Lights, to: &Lights) -> Hidden {
         let (files, cells) = (self.variant.files, self.cells());
-        let at = |sq: Square| usize::from(sq.rank()) * usize::from(files) + usize::from(sq.file());
+        let at = |sq| cell(files, sq);
         let mut hidden = sums.0;
         for (old, new, base) in [
             (&from.attackers, &to.attackers, 0),
@@ -233,7 +239,7 @@ impl Net {
         Hidden(hidden)
     }
 
-    /// The output of the hidden sums, in hundredths of a man, rounded, within the reach: the
+    /// The output of the hidden sums, in hundredths of a man, rounded (halves up), within the reach: the
     /// units cut off below zero and weighed (thousandths by thousandths: millionths of a man,
     /// of which a hundredth of a man is ten thousand).
     #[inline]

@@ -239,9 +239,9 @@ impl Net {
         Hidden(hidden)
     }
 
-    /// The output of the hidden sums, in hundredths of a man, rounded (halves up), within the reach: the
-    /// units cut off below zero and weighed (thousandths by thousandths: millionths of a man,
-    /// of which a hundredth of a man is ten thousand).
+    /// The output of the hidden sums, in hundredths of a man, rounded (halves up), within the
+    /// reach: the units cut off below zero and weighed (thousandths by thousandths: millionths
+    /// of a man, of which a hundredth of a man is ten thousand).
     #[inline]
     pub fn output(&self, hidden: &Hidden) -> i32 {
         let mut out = i64::from(self.b2) * 1000;

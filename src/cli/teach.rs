@@ -145,8 +145,8 @@ pub struct NetArgs {
     /// to each position's loss.
     #[arg(long, default_value_t = 0.003)]
     pub pull: f64,
-    /// Where to write the network (the taught set's Copenhagen network is
-    /// src/engine/weights/copenhagen.net).
+    /// Where to write the network (the taught set's networks are src/engine/weights/VARIANT.net:
+    /// copenhagen.net and odin-11.net).
     #[arg(long)]
     pub out: std::path::PathBuf,
 }

@@ -412,17 +412,27 @@ pub fn set_trial(net: TrialNet) -> bool {
     TRIAL.set(net).is_ok()
 }
 
-/// The committed networks of the taught set, by variant.
+/// The committed networks of the taught set: each variant's file, compiled in.
+const TAUGHT: [(&str, &str); 2] = [
+    ("copenhagen", include_str!("weights/copenhagen.net")),
+    ("odin-11", include_str!("weights/odin-11.net")),
+];
+
+/// The taught set's network for a variant, if it has one, read once.
 fn taught(variant: &'static Variant) -> Option<&'static Net> {
-    static COPENHAGEN: OnceLock<Net> = OnceLock::new();
-    match variant.id {
-        "copenhagen" => Some(COPENHAGEN.get_or_init(|| {
-            Net::read(include_str!("weights/copenhagen.net")).unwrap_or_else(|e| {
-                panic!("the committed network weights/copenhagen.net does not read: {e}")
-            })
-        })),
-        _ => None,
-    }
+    static READ: [OnceLock<Net>; TAUGHT.len()] = [const { OnceLock::new() }; TAUGHT.len()];
+    let i = TAUGHT.iter().position(|(id, _)| *id == variant.id)?;
+    Some(READ[i].get_or_init(|| {
+        let (id, text) = TAUGHT[i];
+        let net = Net::read(text).unwrap_or_else(|e| {
+            panic!("the committed network weights/{id}.net does not read: {e}")
+        });
+        assert!(
+            std::ptr::eq(net.variant, variant),
+            "the committed network weights/{id}.net is for another variant"
+        );
+        net
+    }))
 }
 
 /// The network a set of weights adds for a variant, if any: the taught set's committed ones;

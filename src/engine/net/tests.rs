@@ -94,6 +94,23 @@ fn a_network_reads_back_as_it_was_written() {
     assert!(Net::read(&format!("{text}w1 0\n")).is_err());
 }
 
+/// Each committed network reads, is the network of the variant it is filed under, and moves the
+/// start's score by less than the reach allowed; a variant without a file has none.
+#[test]
+fn the_taught_sets_networks_read_each_for_its_variant() {
+    for (id, _) in TAUGHT {
+        let v = Variant::by_id(id).unwrap();
+        let net = of(Eval::Taught, v).unwrap_or_else(|| panic!("{id} has its network"));
+        assert!(std::ptr::eq(net.variant, v));
+        assert!(net.score(&Position::start(v)).abs() < REACH);
+        // The classic set never adds one.
+        assert!(of(Eval::Classic, v).is_none());
+    }
+    for id in ["odin-15", "brandubh", "tablut"] {
+        assert!(of(Eval::Taught, Variant::by_id(id).unwrap()).is_none());
+    }
+}
+
 /// The targets say what the row (here scoring nothing) cannot see: a king off the central
 /// square is the defenders' chance. The network learns it, also on positions held out.
 #[test]

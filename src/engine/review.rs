@@ -48,9 +48,10 @@ pub struct Curve {
 /// The curve of the classic weights' scores, fitted on the 1,752 Copenhagen games of
 /// aagenielsen.dk (the 1,714 that were decided), two positions from each, scored on [`BUDGET`]:
 /// the puzzles' judge, which scores with the classic weights, and the reviews' curve for
-/// Brandubh, whose own fits were not usable (see [`Curve::of`]). The intercepts differ so much because the classic evaluation counts the
-/// attackers' men against the defenders' at one weight, while the attackers start with twice as
-/// many: at an even count the attackers are far behind.
+/// Brandubh, whose own fits were not usable (see [`Curve::of`]). The intercepts differ so much
+/// because the classic evaluation counts the attackers' men against the defenders' at one
+/// weight, while the attackers start with twice as many: at an even count the attackers are far
+/// behind.
 pub const CURVE: Curve = Curve {
     slope: 0.00302,
     intercept: BySide::new(-2.291, 2.138),

@@ -99,10 +99,17 @@ impl Reply {
         vec![CreateActionRow::Buttons(buttons)]
     }
 
+    /// The files, each picture with the description it carries as its alt text.
     fn attachments(&self) -> Vec<CreateAttachment> {
         self.files
             .iter()
-            .map(|(name, bytes)| CreateAttachment::bytes(bytes.clone(), name.as_str()))
+            .map(|(name, bytes)| {
+                let file = CreateAttachment::bytes(bytes.clone(), name.as_str());
+                match crate::render::description_of(bytes) {
+                    Some(alt) => file.description(alt),
+                    None => file,
+                }
+            })
             .collect()
     }
 

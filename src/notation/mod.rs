@@ -9,7 +9,62 @@ pub use record::{read_record, write_record, Record, RecordError};
 
 use std::fmt;
 
-use crate::rules::{Captures, Game, IllegalMove, Move, MoveKind, Position, Square};
+use crate::rules::{Captures, Game, IllegalMove, Move, MoveKind, Position, Square, Turn};
+
+/// A turn's number as the record writes it: one number covers a turn of the side that began and
+/// the other side's reply, `1. d1-d3` then `1... d6-d4` (Save the Standard's turns likewise).
+/// Every view of a game (reviews, pictures, votes, hints, notices, puzzles) numbers by it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TurnNumber {
+    /// From 1.
+    pub round: usize,
+    /// The reply of the side that did not begin (written `N...`).
+    pub reply: bool,
+}
+
+impl TurnNumber {
+    /// The number of the turn at `index` (0 for the first) of a game whose first turn was
+    /// `first`'s. Sides take turns, so the index alone decides.
+    pub fn of(index: usize) -> TurnNumber {
+        TurnNumber {
+            round: index / 2 + 1,
+            reply: index % 2 == 1,
+        }
+    }
+
+    /// The number of the turn to be played next in `game`.
+    pub fn next(game: &Game) -> TurnNumber {
+        TurnNumber::of(game.turns().len())
+    }
+}
+
+impl fmt::Display for TurnNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.reply {
+            write!(f, "{}...", self.round)
+        } else {
+            write!(f, "{}.", self.round)
+        }
+    }
+}
+
+/// A turn's moves in the record's form (`e1-e4xd4`, two moves joined by a space), ` ...` after a
+/// chain left open.
+pub fn write_turn(turn: &Turn) -> String {
+    let moves: Vec<String> = turn
+        .moves
+        .iter()
+        .map(|p| write_move(p.mv, &p.captures))
+        .collect();
+    let open = if turn.complete { "" } else { " ..." };
+    format!("{}{open}", moves.join(" "))
+}
+
+/// The turn at `index` with its number, as the record writes it: `3. e1-e4xd4`.
+pub fn numbered_turn(game: &Game, index: usize) -> Option<String> {
+    let turn = game.turns().get(index)?;
+    Some(format!("{} {}", TurnNumber::of(index), write_turn(turn)))
+}
 
 /// A move as a player wrote it, before the position is consulted.
 #[derive(Clone, PartialEq, Eq, Debug)]

@@ -20,7 +20,7 @@
 
 use std::fmt;
 
-use super::{play_turn, write_move, TurnEnd, TurnError};
+use super::{play_turn, write_turn, TurnEnd, TurnError, TurnNumber};
 use crate::rules::{parse_position, write_position, Game, Outcome, Reason, Side, Variant};
 
 /// A game read from a record, with its tags.
@@ -123,23 +123,8 @@ pub fn write_record(game: &Game, tags: &[(&str, &str)]) -> String {
         out.push_str(&format!("[Position {}]\n", quote(&start)));
     }
     out.push('\n');
-    let first = game.start().turn();
-    let mut round = 1;
-    for turn in game.turns() {
-        let marker = if turn.side == first {
-            format!("{round}.")
-        } else {
-            let m = format!("{round}...");
-            round += 1;
-            m
-        };
-        let moves: Vec<String> = turn
-            .moves
-            .iter()
-            .map(|p| write_move(p.mv, &p.captures))
-            .collect();
-        let open = if turn.complete { "" } else { " ..." };
-        out.push_str(&format!("{marker} {}{open}\n", moves.join(" ")));
+    for (index, turn) in game.turns().iter().enumerate() {
+        out.push_str(&format!("{} {}\n", TurnNumber::of(index), write_turn(turn)));
     }
     out
 }

@@ -22,13 +22,65 @@ pub const PNG_SETTINGS: PngSettings = PngSettings {
     filter: png::Filter::Up,
 };
 
-pub fn png(frame: &Frame) -> Vec<u8> {
-    png_with(frame, PNG_SETTINGS)
+/// The PNG keyword of a picture's description in words (its alt text).
+const DESCRIPTION: &str = "Description";
+
+/// A picture with its description in words, which travels inside the file (an `iTXt` chunk under
+/// PNG's own `Description` keyword): every front end reads the alt text from the picture it was
+/// given ([`description_of`]), so none can send a board without it.
+pub fn png(frame: &Frame, description: &str) -> Vec<u8> {
+    png_described(frame, PNG_SETTINGS, Some(description))
 }
 
 pub fn png_with(frame: &Frame, settings: PngSettings) -> Vec<u8> {
+    png_described(frame, settings, None)
+}
+
+/// Adds a description to an encoder before its header is written.
+pub(super) fn describe<W: std::io::Write>(encoder: &mut png::Encoder<W>, description: &str) {
+    // A description is a few hundred characters; anything longer is cut at a character.
+    let text: String = description.chars().take(MAX_DESCRIPTION).collect();
+    encoder
+        .add_itxt_chunk(DESCRIPTION.to_string(), text)
+        .expect("a keyword of letters is valid");
+}
+
+/// Discord's limit on an attachment's description, and so the longest one a picture carries.
+pub const MAX_DESCRIPTION: usize = 1024;
+
+/// The description a picture of ours carries, if any (an uncompressed `iTXt` chunk under the
+/// `Description` keyword); `None` for any other bytes.
+pub fn description_of(png: &[u8]) -> Option<String> {
+    let mut rest = png.strip_prefix(b"\x89PNG\r\n\x1a\n")?;
+    while rest.len() >= 12 {
+        let length = u32::from_be_bytes(rest[..4].try_into().ok()?) as usize;
+        let kind = &rest[4..8];
+        let data = rest.get(8..8 + length)?;
+        if kind == b"IDAT" || kind == b"IEND" {
+            return None;
+        }
+        if kind == b"iTXt" {
+            let mut parts = data.splitn(2, |b| *b == 0);
+            let keyword = parts.next()?;
+            let after = parts.next()?;
+            // Compression flag and method, then the language tag and translated keyword.
+            if keyword == DESCRIPTION.as_bytes() && after.first() == Some(&0) {
+                let mut fields = after.get(2..)?.splitn(3, |b| *b == 0);
+                let (_, _, text) = (fields.next()?, fields.next()?, fields.next()?);
+                return String::from_utf8(text.to_vec()).ok();
+            }
+        }
+        rest = rest.get(12 + length..)?;
+    }
+    None
+}
+
+fn png_described(frame: &Frame, settings: PngSettings, description: Option<&str>) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 * 1024);
     let mut encoder = png::Encoder::new(&mut out, frame.width, frame.height);
+    if let Some(text) = description {
+        describe(&mut encoder, text);
+    }
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(frame.prepared.palette.rgb_bytes());
@@ -173,8 +225,8 @@ fn changed_rects(prev: &Frame, next: &Frame) -> Vec<Rect> {
     };
     let mut rects: Vec<Rect> = Vec::new();
     // The header: the box of changed pixels in each of its two lines.
-    let half = super::HEADER / 2;
-    for (top, bottom) in [(0, half), (half, super::HEADER)] {
+    let half = p.header / 2;
+    for (top, bottom) in [(0, half), (half, p.header)] {
         let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
         for y in top..bottom {
             let start = (y * w) as usize;
@@ -207,7 +259,7 @@ fn changed_rects(prev: &Frame, next: &Frame) -> Vec<Rect> {
     // The board, a band of squares at a time: most bands did not change at all.
     let v = p.variant;
     let s = p.square;
-    let (left, top) = (super::MARGIN, super::HEADER + super::MARGIN);
+    let (left, top) = (p.margin, p.header + p.margin);
     for band in 0..v.ranks as u32 {
         let y = top + band * s;
         let (from, to) = ((y * w) as usize, ((y + s) * w) as usize);

@@ -11,16 +11,21 @@ mod encode;
 mod prepare;
 mod table;
 mod theme;
+pub mod vision;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 pub use chart::{rating_chart, review_chart, Series, CHART_SIZE, MAX_SERIES};
-pub use encode::{png_with as encode_png_with, GifWriter, PngSettings, TooLarge, PNG_SETTINGS};
-pub use prepare::{Mark, Prepared, HEADER, MARGIN, MAX_SIDE};
+pub use encode::{
+    description_of, png_with as encode_png_with, GifWriter, PngSettings, TooLarge, MAX_DESCRIPTION,
+    PNG_SETTINGS,
+};
+pub use prepare::{Layout, Mark, Prepared, LETTERS_AT_PHONE, MAX_SIDE, PHONE_WIDTH};
 pub use table::{crosstable, CrossRow, MAX_ROWS};
 pub use theme::{Colours, Rgb, Theme};
 
+use crate::notation::numbered_turn;
 use crate::rules::{Game, MoveKind, Outcome, Position, Side, Square, Variant};
 
 /// What a picture shows.
@@ -29,10 +34,15 @@ pub struct Scene<'a> {
     pub position: &'a Position,
     /// The squares the last turn's moves went through: from, corner, to of each move.
     pub moved: Vec<Square>,
+    /// Each move of the last turn as the squares its line joins (from, corner, to), drawn where
+    /// the turn has more than one move so that its moves read as one turn.
+    pub paths: Vec<Vec<Square>>,
     /// Where pieces were captured (or V-men turned) in the last turn.
     pub captured: Vec<Square>,
     /// The number of turns played.
     pub turns: usize,
+    /// The last turn as the record writes it, with its number: `3. e1-e4xd4`.
+    pub last: Option<String>,
     /// Player names, attackers' (Red's) first.
     pub names: Option<[String; 2]>,
     pub outcome: Option<Outcome>,
@@ -46,8 +56,10 @@ impl<'a> Scene<'a> {
         Scene {
             position,
             moved: Vec::new(),
+            paths: Vec::new(),
             captured: Vec::new(),
             turns: 0,
+            last: None,
             names: None,
             outcome: position.outcome(),
             flip: false,
@@ -59,14 +71,23 @@ impl<'a> Scene<'a> {
         let mut scene = Scene::position(game.position());
         scene.turns = game.turns().len();
         scene.outcome = game.outcome();
+        scene.last = scene
+            .turns
+            .checked_sub(1)
+            .and_then(|i| numbered_turn(game, i));
         if let Some(turn) = game.turns().last() {
             for played in &turn.moves {
-                scene.moved.push(played.mv.from);
+                let mut path = vec![played.mv.from];
                 if let MoveKind::Turn { corner } = played.mv.kind {
-                    scene.moved.push(corner);
+                    path.push(corner);
                 }
-                scene.moved.push(played.mv.to);
+                path.push(played.mv.to);
+                scene.moved.extend(&path);
+                scene.paths.push(path);
                 scene.captured.extend(played.captures.iter());
+            }
+            if scene.paths.len() < 2 {
+                scene.paths.clear();
             }
         }
         scene
@@ -140,9 +161,13 @@ impl Renderer {
             let tile = &p.tiles[&(prepare::terrain_key(v, sq), piece, mark)];
             p.blit(&mut pixels, p.origin(sq, scene.flip), tile);
         }
+        for path in &scene.paths {
+            draw_path(p, &mut pixels, path, scene.flip);
+        }
         let (first, second) = header(scene);
-        draw_line(p, &mut pixels, &first, 8);
-        draw_line(p, &mut pixels, &second, 36);
+        let line = p.header / 2;
+        draw_line(p, &mut pixels, &first, 4);
+        draw_line(p, &mut pixels, &second, line as i32);
         Frame {
             width: p.width,
             height: p.height,
@@ -153,7 +178,7 @@ impl Renderer {
 
     /// A PNG of the scene.
     pub fn png(&self, scene: &Scene, theme: Theme) -> Vec<u8> {
-        encode::png(&self.frame(scene, theme))
+        encode::png(&self.frame(scene, theme), &describe(scene))
     }
 
     /// An animated GIF of a whole game: the start, then one frame per turn. Each later frame
@@ -222,10 +247,9 @@ pub fn header(scene: &Scene) -> (String, String) {
             None => capitalise(role),
         }
     };
-    let first = if scene.turns == 0 {
-        v.name.to_string()
-    } else {
-        format!("{}  ·  after turn {}", v.name, scene.turns)
+    let first = match &scene.last {
+        Some(last) => format!("{}  ·  {last}", v.name),
+        None => v.name.to_string(),
     };
     let second = match scene.outcome {
         None => {
@@ -248,6 +272,57 @@ pub fn header(scene: &Scene) -> (String, String) {
         }) => format!("{} won: {}", name(side), reason_text(reason)),
     };
     (first, second)
+}
+
+/// The picture in words, for a screen reader (Discord's attachment description): the variant,
+/// the last turn with its number and captures, who is to move or how the game ended, and what
+/// stands on the board.
+pub fn describe(scene: &Scene) -> String {
+    let v = scene.position.variant();
+    let mut out = match &scene.last {
+        Some(last) => format!("{} board after {last}", v.name),
+        None => format!("{} board", v.name),
+    };
+    if !scene.captured.is_empty() {
+        let squares: Vec<String> = scene.captured.iter().map(|s| s.to_string()).collect();
+        out.push_str(&format!(", capturing {}", join_and(&squares)));
+    }
+    out.push_str(&format!(". {}.", header(scene).1));
+    let mut counts = [0usize; 2];
+    let mut king = false;
+    for sq in v.squares() {
+        if let Some(piece) = scene.position.piece_at(sq) {
+            if piece.role == crate::rules::Role::King {
+                king = true;
+            } else {
+                counts[piece.side as usize] += 1;
+            }
+        }
+    }
+    let holder = if king && v.family == crate::rules::Family::SeaBattle {
+        " and the ship"
+    } else if king {
+        " and the king"
+    } else {
+        ""
+    };
+    out.push_str(&format!(
+        " Pieces: {} {}, {} {}{holder}.",
+        v.side_name(Side::Attackers),
+        counts[Side::Attackers as usize],
+        v.side_name(Side::Defenders),
+        counts[Side::Defenders as usize],
+    ));
+    out
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 fn capitalise(s: &str) -> String {
@@ -277,23 +352,63 @@ pub fn reason_text(reason: crate::rules::Reason) -> &'static str {
     }
 }
 
-/// Writes a header line at height `y`, from the left margin, cut to the picture's width.
+/// Writes a header line with its top at `y`, from the left margin. A line too long for the
+/// picture is written smaller, down to three quarters of the size, and then cut.
 fn draw_line(p: &Prepared, pixels: &mut [u8], text: &str, y: i32) {
-    let mut x = MARGIN as f32;
-    let limit = (p.width - MARGIN) as f32;
+    let left = p.margin as f32;
+    let room = (p.width - 2 * p.margin) as f32;
+    let advance = |ch: char| p.glyphs.get(&ch).map_or(p.font_px * 0.7, |g| g.advance);
+    let wide: f32 = text.chars().map(advance).sum();
+    let px = if wide > room {
+        (p.font_px * room / wide).max(p.font_px * 0.75)
+    } else {
+        p.font_px
+    };
+    let mut x = left;
     for ch in text.chars() {
         let owned;
         let g = match p.glyphs.get(&ch) {
-            Some(g) => g,
-            None => {
-                owned = p.rasterize(ch, p.font_px);
+            Some(g) if px == p.font_px => g,
+            _ => {
+                owned = p.rasterize(ch, px);
                 &owned
             }
         };
-        if x + g.advance > limit {
+        if x + g.advance > left + room {
             break;
         }
         p.draw_glyph(pixels, g, x as i32, y);
         x += g.advance;
+    }
+}
+
+/// A move's line over the floor of the squares it joins (never over a piece): the centres of
+/// its from, corner and to squares, a tenth of a square wide.
+fn draw_path(p: &Prepared, pixels: &mut [u8], path: &[Square], flip: bool) {
+    let Some(ink) = p.palette.lookup(p.theme.colours().path) else {
+        return;
+    };
+    let half = p.square as f32 / 2.0;
+    let centre = |sq: Square| {
+        let (x, y) = p.origin(sq, flip);
+        (x as f32 + half, y as f32 + half)
+    };
+    let r = (p.square as i32 / 20).max(1);
+    let w = p.width as i32;
+    for pair in path.windows(2) {
+        let ((x0, y0), (x1, y1)) = (centre(pair[0]), centre(pair[1]));
+        let steps = (x1 - x0).abs().max((y1 - y0).abs()).ceil() as i32;
+        for k in 0..=steps {
+            let t = k as f32 / steps.max(1) as f32;
+            let (cx, cy) = ((x0 + (x1 - x0) * t) as i32, (y0 + (y1 - y0) * t) as i32);
+            for y in cy - r..=cy + r {
+                for x in cx - r..=cx + r {
+                    let i = (y * w + x) as usize;
+                    if p.floor[usize::from(pixels[i])] {
+                        pixels[i] = ink;
+                    }
+                }
+            }
+        }
     }
 }

@@ -17,9 +17,11 @@ use crate::rules::{Piece, Role, Side, Square, Terrain, Variant};
 
 /// The longest side of any picture.
 pub const MAX_SIDE: u32 = 1200;
-/// Height of the header strip and width of the coordinate margins.
-pub const HEADER: u32 = 64;
-pub const MARGIN: u32 = 28;
+/// The width a picture is shown at on a phone, and the height its coordinates and header letters
+/// keep there at least (the capital height: digits, `A`), in pixels. Every layout is chosen so
+/// that the letters stay this tall when the picture is scaled down to that width.
+pub const PHONE_WIDTH: u32 = 380;
+pub const LETTERS_AT_PHONE: f32 = 9.5;
 /// Palette index that no picture uses: the GIF's transparent colour.
 pub const TRANSPARENT: u8 = 0;
 
@@ -96,8 +98,15 @@ pub struct Prepared {
     pub variant: &'static Variant,
     pub theme: Theme,
     pub square: u32,
+    /// The coordinate margins' width, the header strip's height, and the size of the letters in
+    /// the margins and in the header.
+    pub margin: u32,
+    pub header: u32,
+    pub label_px: f32,
     pub width: u32,
     pub height: u32,
+    /// The palette indices a move's line may be drawn over: the board's floor, never a piece.
+    pub floor: [bool; 256],
     pub palette: Palette,
     /// The empty board, as seen from Gold's or the attackers' side and flipped.
     pub background: [Vec<u8>; 2],
@@ -111,11 +120,65 @@ pub struct Prepared {
 
 pub static FONT: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
 
-/// The size of a square for this board.
-pub fn square_size(variant: &Variant) -> u32 {
-    let longest = variant.files.max(variant.ranks) as u32;
-    let room = MAX_SIDE - 2 * MARGIN - HEADER;
-    (room / longest).min(64)
+/// The capital height of the font, as a share of its size.
+fn cap_height(font: &FontRef) -> f32 {
+    let px = 100.0;
+    let glyph = font
+        .glyph_id('H')
+        .with_scale_and_position(PxScale::from(px), ab_glyph::point(0.0, 0.0));
+    font.outline_glyph(glyph)
+        .map_or(0.73, |o| o.px_bounds().height() / px)
+}
+
+/// A board's measures: the square, the margins, the header and the letters' size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    pub square: u32,
+    pub margin: u32,
+    pub header: u32,
+    pub label_px: f32,
+}
+
+impl Layout {
+    pub fn width(&self, v: &Variant) -> u32 {
+        2 * self.margin + v.files as u32 * self.square
+    }
+
+    pub fn height(&self, v: &Variant) -> u32 {
+        self.header + 2 * self.margin + v.ranks as u32 * self.square
+    }
+
+    /// The largest squares (at most 64 px) whose picture fits [`MAX_SIDE`] with letters that
+    /// keep [`LETTERS_AT_PHONE`] at [`PHONE_WIDTH`]: the letters grow with the board, and the
+    /// margins with them (two digits and room on each side).
+    pub fn of(v: &Variant) -> Layout {
+        let font = FontRef::try_from_slice(FONT).expect("the bundled font loads");
+        let cap = cap_height(&font);
+        let mut fallback = None;
+        for square in (12..=64).rev() {
+            let mut label_px = 16.0f32;
+            let layout = loop {
+                let margin = (label_px * 1.5).ceil() as u32 + 4;
+                let header = (label_px.max(22.0) * 2.5).ceil() as u32 + 10;
+                let layout = Layout {
+                    square,
+                    margin,
+                    header,
+                    label_px,
+                };
+                let at_phone = cap * label_px * PHONE_WIDTH as f32 / layout.width(v) as f32;
+                if at_phone >= LETTERS_AT_PHONE || label_px > 64.0 {
+                    break layout;
+                }
+                label_px += 0.5;
+            };
+            fallback = Some(layout);
+            if layout.width(v).max(layout.height(v)) <= MAX_SIDE {
+                return layout;
+            }
+        }
+        fallback.expect("some layout")
+    }
 }
 
 /// A key for a square's look: terrain and, for Hills and Havens, the field's owner.
@@ -125,12 +188,61 @@ pub fn terrain_key(variant: &Variant, sq: Square) -> u8 {
     t | (u8::from(owner) << 4)
 }
 
+/// The palette indices of the board's floor (terrain, marks, grid) that no piece is drawn in.
+fn floor(palette: &Palette, c: &Colours) -> [bool; 256] {
+    let mut floor = [false; 256];
+    let ground = [
+        c.square,
+        c.throne,
+        c.corner,
+        c.special_edge,
+        c.hill[0],
+        c.hill[1],
+        c.haven[0],
+        c.haven[1],
+        c.bridge,
+        c.plank,
+        c.moved,
+        c.captured,
+        c.grid,
+    ];
+    let pieces = [
+        c.attacker,
+        c.attacker_edge,
+        c.defender,
+        c.defender_edge,
+        c.king,
+        c.crown,
+        c.ship,
+        c.sail,
+        c.star[0],
+        c.star[1],
+        c.vee[0],
+        c.vee[1],
+        c.red,
+        c.red_edge,
+        c.gold,
+        c.gold_edge,
+        c.flag[0],
+        c.flag[1],
+        c.horse[0],
+        c.horse[1],
+    ];
+    for rgb in ground {
+        if let (Some(i), false) = (palette.lookup(rgb), pieces.contains(&rgb)) {
+            floor[usize::from(i)] = true;
+        }
+    }
+    floor
+}
+
 impl Prepared {
     pub fn new(variant: &'static Variant, theme: Theme) -> Prepared {
         let colours = theme.colours();
-        let s = square_size(variant);
-        let width = 2 * MARGIN + variant.files as u32 * s;
-        let height = HEADER + 2 * MARGIN + variant.ranks as u32 * s;
+        let layout = Layout::of(variant);
+        let s = layout.square;
+        let width = layout.width(variant);
+        let height = layout.height(variant);
         let font = FontRef::try_from_slice(FONT).expect("the bundled font loads");
         let mut palette = Palette::new();
         let frame = palette.index(colours.frame);
@@ -145,21 +257,28 @@ impl Prepared {
             ];
             *shade = palette.index(c);
         }
+        // The moves' lines are drawn over the tiles, so their ink is added by hand.
+        palette.index(colours.path);
         let mut prepared = Prepared {
             variant,
             theme,
             square: s,
+            margin: layout.margin,
+            header: layout.header,
+            label_px: layout.label_px,
             width,
             height,
+            floor: [false; 256],
             palette,
             background: [Vec::new(), Vec::new()],
             tiles: HashMap::new(),
             glyphs: HashMap::new(),
             shades,
             font,
-            font_px: 22.0,
+            font_px: layout.label_px.max(22.0),
         };
         prepared.make_tiles(colours);
+        prepared.floor = floor(&prepared.palette, colours);
         for c in ' '..='~' {
             let g = prepared.rasterize(c, prepared.font_px);
             prepared.glyphs.insert(c, g);
@@ -208,7 +327,13 @@ impl Prepared {
         mark: Mark,
     ) -> RgbImage {
         let s = self.square;
-        let mut img = RgbImage::from_pixel(s, s, Pixel(c.empty_centre(terrain, owner)));
+        // The last turn's squares are filled, as lichess does: the mark is the whole square, not
+        // a frame a phone shrinks to a hair.
+        let ground = match mark {
+            Mark::Moved => c.moved,
+            _ => c.empty_centre(terrain, owner),
+        };
+        let mut img = RgbImage::from_pixel(s, s, Pixel(ground));
         let f = s as f32;
         // Special squares: a frame inside the square, and water or planks away from the centre.
         match terrain {
@@ -241,15 +366,9 @@ impl Prepared {
         draw_filled_rect_mut(&mut img, Rect::at(0, 0).of_size(s, 1), Pixel(c.grid));
         draw_filled_rect_mut(&mut img, Rect::at(0, 0).of_size(1, s), Pixel(c.grid));
         match mark {
-            Mark::None => {}
-            Mark::Moved => {
-                for k in 1..4 {
-                    let r = Rect::at(k, k).of_size(s - 2 * k as u32, s - 2 * k as u32);
-                    imageproc::drawing::draw_hollow_rect_mut(&mut img, r, Pixel(c.moved));
-                }
-            }
+            Mark::None | Mark::Moved => {}
             Mark::Captured => {
-                let t = (s / 4) as i32;
+                let t = (s / 3) as i32;
                 let e = s as i32 - 1;
                 for (x, y, dx, dy) in [(1, 1, 1, 1), (e, 1, -1, 1), (1, e, 1, -1), (e, e, -1, -1)] {
                     let tri = [
@@ -268,103 +387,110 @@ impl Prepared {
     }
 
     /// A piece: the side's shape (a disc for attackers and Red, an octagon for defenders and Gold)
-    /// with an edge, and the role's mark across the centre.
+    /// with an edge, and the role's mark across the centre. A piece with a role of its own is
+    /// larger and told by its body at phone size, not only by its mark: the king's body is gold,
+    /// the ship's blue, and commanders, V-men, Standards and Cavalry wear a broad ring in their
+    /// mark's colour.
     fn draw_piece(&self, img: &mut RgbImage, c: &Colours, piece: Piece) {
         let armies = self.variant.rules.armies;
+        let sea = self.variant.family == crate::rules::Family::SeaBattle;
         let f = self.square as f32;
         let (cx, cy) = (f / 2.0, f / 2.0);
-        let body = c.body(piece.side, armies);
-        let edge = c.edge(piece.side, armies);
-        let r = f * 0.40;
+        let special = !matches!(piece.role, Role::Man | Role::Infantry);
+        let (mut body, mut edge) = (c.body(piece.side, armies), c.edge(piece.side, armies));
+        let mark = c.piece_centre(self.variant, piece);
+        let ring = match piece.role {
+            Role::King => {
+                body = if sea { c.ship } else { c.king };
+                edge = c.defender_edge;
+                None
+            }
+            Role::Man | Role::Infantry => None,
+            _ => Some(mark),
+        };
+        let r = f * if special { 0.45 } else { 0.40 };
         let at = |dx: f32, dy: f32| {
             Point::new((cx + dx * f).round() as i32, (cy + dy * f).round() as i32)
         };
-        if piece.side == Side::Attackers {
-            draw_filled_circle_mut(img, (cx as i32, cy as i32), r as i32, Pixel(edge));
-            draw_filled_circle_mut(
-                img,
-                (cx as i32, cy as i32),
-                (r - f * 0.05) as i32,
-                Pixel(body),
-            );
+        // Layers from the outside in: the edge, the ring (with an edge inside it), the body.
+        let mut layers: Vec<(f32, Rgb)> = vec![(r, edge)];
+        if let Some(ring) = ring {
+            layers.push((r - f * 0.035, ring));
+            layers.push((r - f * 0.155, edge));
+            layers.push((r - f * 0.185, body));
         } else {
-            let octagon = |r: f32| -> Vec<Point<i32>> {
-                (0..8)
+            layers.push((r - f * 0.055, body));
+        }
+        for (radius, colour) in layers {
+            if piece.side == Side::Attackers {
+                draw_filled_circle_mut(img, (cx as i32, cy as i32), radius as i32, Pixel(colour));
+            } else {
+                let octagon: Vec<Point<i32>> = (0..8)
                     .map(|k| {
                         let a = std::f32::consts::PI / 8.0 + k as f32 * std::f32::consts::PI / 4.0;
-                        at(r * a.cos() / f, r * a.sin() / f)
+                        at(radius * 1.04 * a.cos() / f, radius * 1.04 * a.sin() / f)
                     })
-                    .collect()
-            };
-            draw_polygon_mut(img, &octagon(r * 1.04), Pixel(edge));
-            draw_polygon_mut(img, &octagon(r * 1.04 - f * 0.055), Pixel(body));
+                    .collect();
+                draw_polygon_mut(img, &octagon, Pixel(colour));
+            }
         }
-        let mark = c.piece_centre(self.variant, piece);
         let shape: Vec<Point<i32>> = match piece.role {
             Role::Man | Role::Infantry => return,
             // A crown: a band with three points.
-            Role::King if self.variant.family != crate::rules::Family::SeaBattle => vec![
-                at(-0.22, 0.14),
-                at(0.22, 0.14),
-                at(0.22, -0.16),
-                at(0.11, -0.02),
-                at(0.0, -0.2),
-                at(-0.11, -0.02),
-                at(-0.22, -0.16),
+            Role::King if !sea => vec![
+                at(-0.24, 0.15),
+                at(0.24, 0.15),
+                at(0.24, -0.18),
+                at(0.12, -0.02),
+                at(0.0, -0.22),
+                at(-0.12, -0.02),
+                at(-0.24, -0.18),
             ],
-            // A ship: hull and a sail.
-            Role::King => vec![
-                at(-0.26, 0.04),
-                at(-0.04, 0.04),
-                at(-0.04, -0.24),
-                at(0.16, 0.04),
-                at(0.26, 0.04),
-                at(0.16, 0.18),
-                at(-0.16, 0.18),
-            ],
+            // Two sails on the blue hull.
+            Role::King => {
+                let jib = [at(-0.09, 0.16), at(-0.09, -0.16), at(-0.26, 0.16)];
+                draw_polygon_mut(img, &jib, Pixel(mark));
+                vec![at(-0.04, 0.16), at(-0.04, -0.28), at(0.24, 0.16)]
+            }
             // A four-pointed star.
             Role::Commander => vec![
-                at(0.0, -0.26),
+                at(0.0, -0.24),
                 at(0.07, -0.07),
-                at(0.26, 0.0),
+                at(0.24, 0.0),
                 at(0.07, 0.07),
-                at(0.0, 0.26),
+                at(0.0, 0.24),
                 at(-0.07, 0.07),
-                at(-0.26, 0.0),
+                at(-0.24, 0.0),
                 at(-0.07, -0.07),
             ],
             // A V.
             Role::VMan => vec![
-                at(-0.24, -0.2),
-                at(-0.11, -0.2),
-                at(0.0, 0.0),
-                at(0.11, -0.2),
-                at(0.24, -0.2),
+                at(-0.22, -0.18),
+                at(-0.1, -0.18),
+                at(0.0, 0.02),
+                at(0.1, -0.18),
+                at(0.22, -0.18),
                 at(0.06, 0.16),
                 at(-0.06, 0.16),
             ],
             // A flag on its pole.
             Role::Standard => vec![
-                at(-0.16, 0.24),
-                at(-0.16, -0.24),
-                at(0.2, -0.12),
-                at(-0.08, 0.02),
-                at(-0.08, 0.24),
+                at(-0.14, 0.22),
+                at(-0.14, -0.22),
+                at(0.2, -0.1),
+                at(-0.06, 0.02),
+                at(-0.06, 0.22),
             ],
             // An arrowhead.
-            Role::Cavalry => vec![
-                at(0.0, -0.24),
-                at(0.22, 0.18),
-                at(0.0, 0.08),
-                at(-0.22, 0.18),
-            ],
+            Role::Cavalry => vec![at(0.0, -0.22), at(0.2, 0.17), at(0.0, 0.07), at(-0.2, 0.17)],
         };
         draw_polygon_mut(img, &shape, Pixel(mark));
         if piece.role == Role::Standard {
             // The pole's foot keeps the flag's colour at the very centre.
+            let k = (f * 0.07).max(2.0) as i32;
             draw_filled_rect_mut(
                 img,
-                Rect::at(cx as i32 - 4, cy as i32 - 4).of_size(9, 9),
+                Rect::at(cx as i32 - k, cy as i32 - k).of_size(2 * k as u32 + 1, 2 * k as u32 + 1),
                 Pixel(mark),
             );
         }
@@ -418,7 +544,8 @@ impl Prepared {
             .palette
             .lookup(self.theme.colours().grid)
             .expect("grid in palette");
-        let (x0, y0) = (MARGIN, HEADER + MARGIN);
+        let (margin, header) = (self.margin, self.header);
+        let (x0, y0) = (margin, header + margin);
         let (x1, y1) = (
             x0 + v.files as u32 * self.square,
             y0 + v.ranks as u32 * self.square,
@@ -430,12 +557,12 @@ impl Prepared {
             pixels[(y1.min(self.height - 1) * self.width + x) as usize] = grid;
         }
         // Coordinates on all four margins.
-        let small = 16.0;
+        let small = self.label_px;
         for f in 0..v.files {
             let label = ((b'a' + f) as char).to_string();
             let col = if flip { v.files - 1 - f } else { f } as u32;
             let x = x0 + col * self.square + self.square / 2;
-            for y in [HEADER + MARGIN / 2, y1 + MARGIN / 2] {
+            for y in [header + margin / 2, y1 + margin / 2] {
                 self.text_centred(&mut pixels, &label, small, x as i32, y as i32);
             }
         }
@@ -443,7 +570,7 @@ impl Prepared {
             let label = (r + 1).to_string();
             let row = if flip { r } else { v.ranks - 1 - r } as u32;
             let y = y0 + row * self.square + self.square / 2;
-            for x in [MARGIN / 2, x1 + MARGIN / 2] {
+            for x in [margin / 2, x1 + margin / 2] {
                 self.text_centred(&mut pixels, &label, small, x as i32, y as i32);
             }
         }
@@ -459,8 +586,8 @@ impl Prepared {
             (sq.file(), v.ranks - 1 - sq.rank())
         };
         (
-            MARGIN + col as u32 * self.square,
-            HEADER + MARGIN + row as u32 * self.square,
+            self.margin + col as u32 * self.square,
+            self.header + self.margin + row as u32 * self.square,
         )
     }
 

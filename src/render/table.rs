@@ -54,6 +54,25 @@ fn fitted(name: &str, withdrawn: bool, width: impl Fn(&str) -> u32) -> String {
     }
 }
 
+/// The crosstable in words: each player's place, points and tie-break.
+fn described(title: &str, rows: &[CrossRow]) -> String {
+    let places: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let gone = if r.withdrawn { ", withdrawn" } else { "" };
+            format!(
+                "{}. {}: {} points, tie-break {}{gone}",
+                i + 1,
+                r.name,
+                r.points,
+                r.tie_break
+            )
+        })
+        .collect();
+    format!("Crosstable of {title}. {}.", places.join("; "))
+}
+
 /// Draws the crosstable; `None` when it cannot be drawn.
 pub fn crosstable(title: &str, rows: &[CrossRow], theme: Theme) -> Option<Vec<u8>> {
     let rows = &rows[..rows.len().min(MAX_ROWS)];
@@ -122,9 +141,11 @@ pub fn crosstable(title: &str, rows: &[CrossRow], theme: Theme) -> Option<Vec<u8
     }
     // Smoothed text makes more than 256 colours; at 16 levels a channel, the few backgrounds and
     // text colours and the steps between them fit a palette (a third of the RGB file's size).
+    let description = described(title, rows);
     Some(
-        indexed_png(&pixels, w, h)
-            .unwrap_or_else(|| rgb_png_with(&pixels, w, h, png::Compression::Balanced)),
+        indexed_png(&pixels, w, h, &description).unwrap_or_else(|| {
+            rgb_png_with(&pixels, w, h, png::Compression::Balanced, &description)
+        }),
     )
 }
 
@@ -202,7 +223,7 @@ fn draw_row(
 
 /// The picture as an indexed PNG of its colours at 16 levels a channel, when there are 256 of
 /// them at most.
-fn indexed_png(pixels: &[u8], w: u32, h: u32) -> Option<Vec<u8>> {
+fn indexed_png(pixels: &[u8], w: u32, h: u32, description: &str) -> Option<Vec<u8>> {
     const NONE: u16 = u16::MAX;
     // Each colour's 12-bit key to its place in the palette.
     let mut place = vec![NONE; 4096];
@@ -223,6 +244,7 @@ fn indexed_png(pixels: &[u8], w: u32, h: u32) -> Option<Vec<u8>> {
     }
     let mut out = Vec::with_capacity(64 * 1024);
     let mut encoder = png::Encoder::new(&mut out, w, h);
+    super::encode::describe(&mut encoder, description);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(palette);

@@ -31,8 +31,16 @@ impl Picture {
     }
 }
 
-/// Checks every square's centre against the position.
-fn check_squares(renderer: &Renderer, pic: &Picture, pos: &Position, theme: Theme, flip: bool) {
+/// Checks every square's centre against the position (the `moved` squares, empty, show the last
+/// move's fill).
+fn check_squares(
+    renderer: &Renderer,
+    pic: &Picture,
+    pos: &Position,
+    theme: Theme,
+    flip: bool,
+    moved: &[&str],
+) {
     let v = pos.variant();
     let prepared = renderer.prepared(v, theme);
     let colours = theme.colours();
@@ -42,6 +50,7 @@ fn check_squares(renderer: &Renderer, pic: &Picture, pos: &Position, theme: Them
         let got = pic.at(x + half, y + half);
         let want = match pos.piece_at(sq) {
             Some(piece) => colours.piece_centre(v, piece),
+            None if moved.contains(&sq.to_string().as_str()) => colours.moved_centre(),
             None => colours.empty_centre(v.terrain(sq), v.field_owner(sq)),
         };
         assert_eq!(
@@ -75,7 +84,7 @@ fn every_variant_renders_in_both_themes_with_each_piece_where_it_stands() {
             if v.files.max(v.ranks) <= 11 {
                 assert!(square >= 48, "{}: {square} px squares", v.id);
             }
-            check_squares(&renderer, &pic, &pos, theme, false);
+            check_squares(&renderer, &pic, &pos, theme, false, &[]);
         }
     }
 }
@@ -105,7 +114,7 @@ fn piece_colours_are_told_apart() {
                 let empty = c.empty_centre(v.terrain(sq), v.field_owner(sq));
                 assert!(
                     !seen.contains(&empty),
-                    "{} {theme:?}: an empty {sq} looks like a piece",
+                    "{} {theme:?}: an empty {sq} looks like a piece ({empty:?})",
                     v.id
                 );
             }
@@ -132,7 +141,7 @@ fn a_flipped_board_puts_a1_in_the_top_right() {
         pic.at(x + half, y + half),
         Theme::Classic.colours().attacker
     );
-    check_squares(&renderer, &pic, &pos, Theme::Classic, true);
+    check_squares(&renderer, &pic, &pos, Theme::Classic, true, &[]);
     let plain = Picture::decode(&renderer.png(&Scene::position(&pos), Theme::Classic));
     assert_eq!(
         plain.at(x + half, y + half),
@@ -153,17 +162,253 @@ fn the_last_turn_and_its_captures_are_marked() {
     let c = Theme::Classic.colours();
     let edge = |name: &str| {
         let (x, y) = p.origin(name.parse().unwrap(), false);
-        pic.at(x + 2, y + p.square / 2)
+        pic.at(x + 3, y + p.square / 2)
     };
     let corner = |name: &str| {
         let (x, y) = p.origin(name.parse().unwrap(), false);
         pic.at(x + 3, y + 3)
     };
+    // Both squares of the move are filled, not framed: the from square to its centre.
     assert_eq!(edge("c1"), c.moved);
     assert_eq!(edge("c6"), c.moved);
+    let (x, y) = p.origin("c1".parse().unwrap(), false);
+    assert_eq!(pic.at(x + p.square / 2, y + p.square / 2), c.moved);
     assert_eq!(corner("d6"), c.captured);
     assert_eq!(edge("e5"), c.square, "untouched squares are not marked");
-    check_squares(&renderer, &pic, game.position(), Theme::Classic, false);
+    check_squares(
+        &renderer,
+        &pic,
+        game.position(),
+        Theme::Classic,
+        false,
+        &["c1"],
+    );
+}
+
+/// The last move's fill and the capture marks are told apart from every square they can lie on,
+/// by a normal eye and under the simulations of protanopia, deuteranopia and tritanopia (ΔE),
+/// and by lightness alone (contrast); the contrast theme keeps WCAG's 3:1 for both marks.
+#[test]
+fn the_last_move_and_captures_are_seen_by_every_eye_in_every_theme() {
+    use taflbot::render::vision::{contrast, least_difference};
+    for theme in Theme::ALL {
+        let c = theme.colours();
+        let floors = [
+            ("square", c.square),
+            ("throne", c.throne),
+            ("corner", c.corner),
+            ("Gold's hill", c.hill[0]),
+            ("Red's hill", c.hill[1]),
+            ("Gold's haven", c.haven[0]),
+            ("Red's haven", c.haven[1]),
+            ("bridge", c.bridge),
+        ];
+        let least = if theme == Theme::ColourBlind {
+            40.0
+        } else {
+            25.0
+        };
+        let lightness = if theme == Theme::Contrast { 3.0 } else { 1.5 };
+        for (name, floor) in floors {
+            let (moved, captured) = (
+                least_difference(c.moved, floor),
+                least_difference(c.captured, floor),
+            );
+            let bar = if name == "square" { least } else { 15.0 };
+            assert!(
+                moved >= bar,
+                "{theme:?}: the last move on a {name}: ΔE {moved:.1}"
+            );
+            assert!(
+                captured >= bar,
+                "{theme:?}: a capture on a {name}: ΔE {captured:.1}"
+            );
+        }
+        for (name, mark) in [("last move", c.moved), ("capture", c.captured)] {
+            let k = contrast(mark, c.square);
+            assert!(
+                k >= lightness,
+                "{theme:?}: the {name}'s contrast is {k:.2}:1"
+            );
+        }
+        let apart = least_difference(c.moved, c.captured);
+        assert!(
+            apart >= least,
+            "{theme:?}: last move and capture ΔE {apart:.1}"
+        );
+    }
+}
+
+/// At a phone's width (380 px) the coordinates keep 9 px of capital height on every board, the
+/// 17x17 ones and Save the Standard's 13x27 included: measured on the picture, as the ink of the
+/// rank numbers in the left margin.
+#[test]
+fn coordinates_stay_legible_at_a_phones_width_on_every_board() {
+    use taflbot::render::PHONE_WIDTH;
+    let renderer = Renderer::new();
+    for v in Variant::all() {
+        for theme in Theme::ALL {
+            let pic = Picture::decode(&renderer.png(&Scene::position(&Position::start(v)), theme));
+            let p = renderer.prepared(v, theme);
+            let frame = theme.colours().frame;
+            // The ink of rank 1's number, in the left margin beside the first rank.
+            let (_, top) = p.origin("a1".parse().unwrap(), false);
+            let rows: Vec<u32> = (top..top + p.square)
+                .filter(|&y| (0..p.margin).any(|x| pic.at(x, y) != frame))
+                .collect();
+            let ink = rows.last().unwrap() - rows.first().unwrap() + 1;
+            let at_phone = ink as f32 * PHONE_WIDTH as f32 / pic.width as f32;
+            assert!(
+                at_phone >= 9.0,
+                "{} {theme:?}: the rank numbers are {at_phone:.1} px high at {PHONE_WIDTH} px wide",
+                v.id
+            );
+        }
+    }
+}
+
+/// A piece with a role of its own differs from a plain man of its side by its body, at any size:
+/// the mean colour of its square (which is what is left of it when the picture is scaled down to
+/// a phone) differs from the man's by a plain ΔE for every eye.
+#[test]
+fn special_pieces_are_told_by_their_body_at_phone_size() {
+    use taflbot::render::vision::{least_difference, mean};
+    use taflbot::render::Mark;
+    use taflbot::rules::{Role, Side};
+    let mut weak = Vec::new();
+    for theme in Theme::ALL {
+        for v in Variant::all() {
+            let renderer = Renderer::new();
+            let p = renderer.prepared(v, theme);
+            let key = p.tiles.keys().find(|k| k.1.is_none()).unwrap().0;
+            let plain = |side: Side, role: Role| {
+                let tile = &p.tiles[&(key, Some((side, role)), Mark::None)];
+                mean(tile.iter().map(|&i| p.palette.colours()[i as usize]))
+            };
+            for role in v.roles() {
+                if matches!(role, Role::Man | Role::Infantry) {
+                    continue;
+                }
+                for side in Side::BOTH {
+                    if !p
+                        .tiles
+                        .contains_key(&(key, Some((side, *role)), Mark::None))
+                    {
+                        continue;
+                    }
+                    let man = if v.rules.armies {
+                        Role::Infantry
+                    } else {
+                        Role::Man
+                    };
+                    let d = least_difference(plain(side, *role), plain(side, man));
+                    if d < 8.0 {
+                        weak.push(format!("{} {theme:?} {side:?} {role:?}: ΔE {d:.1}", v.id));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        weak.is_empty(),
+        "pieces told from a man by too little: {weak:#?}"
+    );
+}
+
+/// Save the Standard's two moves of a turn are both filled and each joined by its own line, so
+/// the four squares read as two moves of one turn; a one-move turn draws no line.
+#[test]
+fn the_two_moves_of_a_save_the_standard_turn_are_joined() {
+    let renderer = Renderer::new();
+    let v = Variant::by_id("standard-13").unwrap();
+    // A random game up to its first turn of two moves.
+    let mut first = Game::new(v);
+    let mut rng = Rng::new(3);
+    while first
+        .turns()
+        .last()
+        .is_none_or(|t| !t.complete || t.moves.len() < 2)
+    {
+        assert!(
+            first.turns().len() < 40 && first.outcome().is_none(),
+            "a two-move turn"
+        );
+        taflbot::rules::random::play_random(&mut first, &mut rng, 1);
+    }
+    let turn = first.turns().last().unwrap().clone();
+    let scene = Scene::game(&first);
+    assert_eq!(scene.paths.len(), turn.moves.len());
+    let pic = Picture::decode(&renderer.png(&scene, Theme::Classic));
+    let p = renderer.prepared(v, Theme::Classic);
+    let c = Theme::Classic.colours();
+    {
+        for m in &turn.moves {
+            // Halfway along the move's line, on the floor of the squares it passed.
+            let (fx, fy) = p.origin(m.mv.from, false);
+            let (tx, ty) = p.origin(m.mv.to, false);
+            let half = p.square / 2;
+            let (mx, my) = ((fx + tx) / 2 + half, (fy + ty) / 2 + half);
+            let near = (0..3).any(|d| pic.at(mx + d, my) == c.path || pic.at(mx, my + d) == c.path);
+            assert!(near, "the line of {:?}", m.mv);
+            assert_eq!(pic.at(fx + 3, fy + 3), c.moved);
+        }
+    }
+    let mut one = Game::new(Variant::by_id("tyr-11").unwrap());
+    play_turn(&mut one, "d1-d3", TurnEnd::Whole).unwrap();
+    assert!(Scene::game(&one).paths.is_empty());
+}
+
+/// The header and the alt text number the last turn as the record does and name its captures.
+#[test]
+fn the_header_and_the_alt_text_number_the_turn_as_the_record_does() {
+    let v = Variant::by_id("tyr-11").unwrap();
+    let mut game =
+        Game::from_position(parse_position(v, "11/11/11/11/11/3Tt6/11/11/7K3/11/2t8 a").unwrap());
+    play_turn(&mut game, "c1-c6", TurnEnd::Whole).unwrap();
+    let scene = Scene::game(&game);
+    assert_eq!(
+        taflbot::render::header(&scene).0,
+        "TYR 11x11 (Simple Tyr)  ·  1. c1-c6xd6"
+    );
+    let record = taflbot::notation::write_record(&game, &[]);
+    assert!(record.contains("\n1. c1-c6xd6\n"), "{record}");
+    play_turn(&mut game, "h3-h4", TurnEnd::Whole).unwrap();
+    let scene = Scene::game(&game).named(Some(["Ann".into(), "Bo".into()]));
+    assert_eq!(
+        taflbot::render::header(&scene).0,
+        "TYR 11x11 (Simple Tyr)  ·  1... h3-h4"
+    );
+    let alt = taflbot::render::describe(&scene);
+    assert_eq!(
+        alt,
+        "TYR 11x11 (Simple Tyr) board after 1... h3-h4. Ann (attackers) to move. \
+         Pieces: attackers 2, defenders 0 and the king."
+    );
+    play_turn(&mut game, "c6-c7", TurnEnd::Whole).unwrap();
+    let alt =
+        taflbot::render::describe(&Scene::game(&Game::from_position(game.position().clone())));
+    assert!(
+        alt.starts_with("TYR 11x11 (Simple Tyr) board. Defenders to move."),
+        "{alt}"
+    );
+}
+
+#[test]
+fn themes_are_read_by_the_names_players_write() {
+    for (name, theme) in [
+        ("classic", Theme::Classic),
+        ("Contrast", Theme::Contrast),
+        ("colour-blind", Theme::ColourBlind),
+        ("colorblind", Theme::ColourBlind),
+        ("Color blind", Theme::ColourBlind),
+    ] {
+        assert_eq!(name.parse::<Theme>(), Ok(theme), "{name}");
+    }
+    let refused = "dark".parse::<Theme>().unwrap_err();
+    assert_eq!(
+        refused,
+        "unknown theme \"dark\"; the themes are classic, contrast, colour-blind"
+    );
 }
 
 #[test]
@@ -180,7 +425,7 @@ fn the_header_tells_the_result() {
         "Defenders won: the king escaped"
     );
     let after = renderer.frame(&scene, Theme::Classic);
-    let header_rows = (taflbot::render::HEADER * after.width) as usize;
+    let header_rows = (renderer.prepared(v, Theme::Classic).header * after.width) as usize;
     assert_ne!(
         before.pixels[..header_rows],
         after.pixels[..header_rows],

@@ -98,6 +98,21 @@ impl Call {
             .collect()
     }
 
+    /// Each attachment's description, as the JSON part declares the attachments.
+    pub fn alts(&self) -> Vec<Option<String>> {
+        let data = if self.json.get("data").is_some() {
+            &self.json["data"]
+        } else {
+            &self.json
+        };
+        data["attachments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|a| a["description"].as_str().map(str::to_string))
+            .collect()
+    }
+
     /// The users the message may ping.
     pub fn pings(&self) -> Vec<String> {
         let data = if self.json.get("data").is_some() {
@@ -126,6 +141,8 @@ pub struct Posted {
     pub content: String,
     pub nonce: Option<String>,
     pub files: Vec<(String, Vec<u8>)>,
+    /// Each attachment's description (its alt text), in the order of `files`.
+    pub alts: Vec<Option<String>>,
     pub pings: Vec<String>,
     /// The custom ids of its buttons.
     pub buttons: Vec<String>,
@@ -1240,6 +1257,7 @@ fn route(inner: &Inner, method: &str, path: &str, call: &Call) -> (u16, Vec<u8>)
                 content: call.content(),
                 nonce: nonce.clone(),
                 files: call.files.clone(),
+                alts: call.alts(),
                 pings: call.pings(),
                 buttons: call.buttons(),
             });
@@ -1285,6 +1303,7 @@ fn route(inner: &Inner, method: &str, path: &str, call: &Call) -> (u16, Vec<u8>)
                     content: message["content"].as_str().unwrap_or_default().to_string(),
                     nonce: None,
                     files: Vec::new(),
+                    alts: Vec::new(),
                     pings: Vec::new(),
                     buttons: Vec::new(),
                 });

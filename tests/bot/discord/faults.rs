@@ -134,6 +134,13 @@ async fn failed_answers_are_retried_and_the_move_is_kept() {
         late.files.iter().any(|(name, _)| name.ends_with(".png")),
         "a kept post keeps its picture"
     );
+    // The board's alt text, read by Discord from the attachment's description: the variant,
+    // the move with its number, and who is to move.
+    let alt = late.alts.first().cloned().flatten().expect("an alt text");
+    assert!(
+        alt.contains(" board after ") && alt.contains(&mv) && alt.contains(" to move."),
+        "{alt}"
+    );
     assert_eq!(h.moves_stored(game).await, 5);
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_eq!(

@@ -105,7 +105,7 @@ fn review_of_a_game(c: &mut Criterion) {
     group.sample_size(10);
     group.measurement_time(std::time::Duration::from_secs(40));
     group.bench_function("copenhagen, 60 turns", |b| {
-        b.iter(|| black_box(review(&game, 0, &Curve::of(copenhagen.family), BUDGET)))
+        b.iter(|| black_box(review(&game, 0, &Curve::of(copenhagen), BUDGET)))
     });
     group.finish();
 }

@@ -55,7 +55,7 @@ pub enum Command {
         /// Turns to play first, one argument each (as for `replay`).
         #[arg(long, num_args = 1..)]
         replay: Vec<String>,
-        /// classic or contrast.
+        /// classic, contrast or colour-blind.
         #[arg(long, default_value = "classic")]
         theme: String,
         /// Show the board from the other side (a1 in the top right).

@@ -275,7 +275,7 @@ pub fn review(
     use crate::engine::review::{budget_for, review, Curve, Mark};
     let game = replayed(variant, position, turns, json)?;
     let budget = budget_for(game.turns().len());
-    let r = review(&game, 0, &Curve::of(game.variant().family), budget);
+    let r = review(&game, 0, &Curve::of(game.variant()), budget);
     if !json {
         return Ok(crate::service::text::review_turns(&r, variant));
     }
@@ -448,7 +448,15 @@ pub fn ai(
     let judged = match (score, mate_in) {
         (_, Some(n)) if n > 0 => format!("wins in {n}"),
         (_, Some(n)) => format!("loses in {}", -n),
-        (Some(cp), None) => format!("score {cp:+}"),
+        (Some(cp), None) => {
+            let side = game.position().turn();
+            let chance = crate::engine::review::Curve::of(game.variant()).chance(side, cp);
+            format!(
+                "score {cp:+} (hundredths of a man), {} for the {}",
+                crate::service::text::a_chance(chance),
+                game.variant().side_name(side)
+            )
+        }
         (None, None) => String::new(),
     };
     Ok(format!(

@@ -1,14 +1,19 @@
-//! Reviews of finished games. The engine searches every position a turn was played in on one
+//! Reviews of finished games. The engine searches every position of the game once, on one
 //! budget, fixed for games of up to 299 turns and shared by a longer game's positions
-//! ([`budget_for`]), and scores the turn played beside its best in the same search
-//! ([`weigh_turn`]); each score becomes the mover's chance of winning (a logistic curve fitted
-//! per family, [`Curve::of`]); each turn is marked by how much of its mover's chance it gave away.
+//! ([`budget_for`]); each score becomes the chance of the side to move (a logistic curve fitted
+//! per variant, [`Curve::of`]), so a position has one chance: the chance after turn n is the
+//! chance before turn n+1. Each turn is marked by how much of its mover's chance it gave away
+//! between the two, as lichess does; its better turn is the best the search of its position
+//! found.
 //!
 //! Pure like the rest of the engine: the caller decides where the work runs.
 
-use crate::rules::{BySide, Family, Game, Side, Turn};
+use crate::rules::{BySide, Family, Game, Side, Turn, Variant};
 
 use super::{take, think, weigh, written, Settings, Step, WON};
+
+mod fit;
+pub use fit::fit;
 
 /// Positions searched for each position of a reviewed game (each a turn was played in), in games
 /// of up to 299 turns; about a tenth of a second a position on 11x11. A game's budget
@@ -47,8 +52,7 @@ pub struct Curve {
 
 /// The curve of the classic weights' scores, fitted on the 1,752 Copenhagen games of
 /// aagenielsen.dk (the 1,714 that were decided), two positions from each, scored on [`BUDGET`]:
-/// the puzzles' judge, which scores with the classic weights, and the reviews' curve for
-/// Brandubh, whose own fits were not usable (see [`Curve::of`]). The intercepts differ so much
+/// the puzzles' judge, which scores with the classic weights. The intercepts differ so much
 /// because the classic evaluation counts the attackers' men against the defenders' at one
 /// weight, while the attackers start with twice as many: at an even count the attackers are far
 /// behind.
@@ -58,17 +62,34 @@ pub const CURVE: Curve = Curve {
 };
 
 impl Curve {
-    /// The curve of a family's reviews, fitted on the scores of the reviews' search (the taught
-    /// weights) by `cargo run --release --example winning_chance -- FAMILY GAMES`: Copenhagen's
-    /// on 600 games of its corpus, the others on about 120 games the engine played against
-    /// itself (TYR's with its taught row of 2026-11-29, ODIN's with its 11x11 network). One fit
-    /// was not usable and takes [`CURVE`]: Brandubh's came out flat with the classic row and with
-    /// the taught one of 2026-11-29 alike (a 100,000-node search solves most of its positions,
-    /// and the rest did not tell the recorded games' results apart). A new taught set wants these
-    /// fitted again. See `BENCHMARKS.md` ("Reviews").
-    pub fn of(family: Family) -> Curve {
+    /// The curve of a variant's reviews, fitted on the scores of the reviews' search (the taught
+    /// weights) by `cargo run --release --example winning_chance -- VARIANT GAMES`: Copenhagen's
+    /// on 600 games of its corpus, the others on games the engine played against itself on that
+    /// variant's board. Brandubh's games start from eight random turns: from three the
+    /// defenders win nearly all of them, and its recorded games gave a flat fit. A variant whose
+    /// own fit is not yet steady (fewer than about a hundred decided games: on 70 to 80 the
+    /// slopes of Fetlar, TYR 15, Sea Battle 13 and Save the Standard 13 came out flat or
+    /// falling) takes the curve of its family's first board ([`Curve::family`]); a new taught
+    /// set wants these fitted again. See `BENCHMARKS.md` ("Reviews").
+    pub fn of(variant: &Variant) -> Curve {
+        let (slope, attackers, defenders) = match variant.id {
+            "brandubh" => BRANDUBH,
+            // 98 decided games of 120, and 118 of 120 (2026-12-02).
+            "tablut-linnaeus" => (0.00413, -0.601, 0.658),
+            "sea-battle-9" => (0.00482, 0.614, -0.611),
+            _ => return Curve::family(variant.family),
+        };
+        Curve {
+            slope,
+            intercept: BySide::new(attackers, defenders),
+        }
+    }
+
+    /// The curve fitted on a family's first board: TYR 11, ODIN 11, Sea Battle 11, Cartier's
+    /// Tablut, Save the Standard 7, Copenhagen (its corpus); Brandubh's own.
+    pub fn family(family: Family) -> Curve {
         let (slope, attackers, defenders) = match family {
-            Family::Brandubh => return CURVE,
+            Family::Brandubh => BRANDUBH,
             Family::Odin => (0.00146, 0.032, -0.375),
             Family::Copenhagen => (0.00252, -0.827, 0.535),
             Family::Tablut => (0.00412, -1.376, 2.048),
@@ -82,6 +103,10 @@ impl Curve {
         }
     }
 }
+
+/// Brandubh's curve: slope, the attackers' and the defenders' intercepts, fitted on 200 games of
+/// self-play from eight random turns (2026-12-02).
+const BRANDUBH: (f64, f64, f64) = (0.00832, -2.231, 2.129);
 
 /// Drops of the mover's winning chance (0 to 1) from which a turn is an inaccuracy, a mistake
 /// and a blunder. See `BENCHMARKS.md` ("Reviews") for how they were chosen.
@@ -285,17 +310,37 @@ pub fn turn_steps(game: &Game, turn: &Turn) -> Option<Vec<Step>> {
     Some(steps)
 }
 
-/// The side to move's chance: by the result when the game is over, otherwise by a search.
-fn chance_here(game: &Game, curve: &Curve, settings: &Settings) -> f64 {
-    let side = game.position().turn();
-    match game.outcome() {
-        Some(o) => match o.winner {
+/// `side`'s chance in `game`, and the best turn there: by the result when the game is over,
+/// otherwise by one search of the position.
+fn chance_here(
+    game: &Game,
+    side: Side,
+    curve: &Curve,
+    settings: &Settings,
+) -> (f64, Option<Vec<Step>>) {
+    if let Some(o) = game.outcome() {
+        let chance = match o.winner {
             Some(w) if w == side => 1.0,
             Some(_) => 0.0,
             None => 0.5,
-        },
-        None => think(game, settings).map_or(0.5, |t| curve.chance(side, t.score)),
+        };
+        return (chance, None);
     }
+    let mover = game.position().turn();
+    match think(game, settings) {
+        Ok(t) => {
+            let chance = curve.chance(mover, t.score);
+            let chance = if mover == side { chance } else { 1.0 - chance };
+            (chance, Some(t.turn))
+        }
+        Err(_) => (0.5, None),
+    }
+}
+
+/// The chance of the side to move in `game`, searched once on `budget` nodes as a review
+/// searches each position (1 or 0 for a game that is over).
+pub fn chance(game: &Game, curve: &Curve, budget: u64) -> f64 {
+    chance_here(game, game.position().turn(), curve, &settings(budget)).0
 }
 
 /// The defenders' chance from `side`'s.
@@ -306,68 +351,57 @@ fn defenders(side: Side, chance: f64) -> f64 {
     }
 }
 
-/// The engine's turn from `game`, written: its best first step where that ends the turn (the
-/// search that weighed the turn found it), else a whole turn thought anew.
-fn better_turn(game: &Game, best: Step, settings: &Settings) -> Option<Vec<String>> {
-    let mut g = game.clone();
-    take(&mut g, best).ok()?;
-    if g.outcome().is_some() || g.position().turn() != game.position().turn() {
-        return Some(written(game, &[best]));
-    }
-    think(game, settings).ok().map(|t| written(game, &t.turn))
-}
-
 /// Reviews `game`'s turns after its first `first` (those came from a record it was continued
-/// from: they are replayed, not reviewed), each position searched on `budget` nodes. Each turn
-/// is weighed against the best in the same search ([`weigh_turn`]). A turn left open at the end
-/// (a chain the game ended in) is reviewed as far as it went.
+/// from: they are replayed, not reviewed), each position searched once on `budget` nodes. A
+/// turn's chances are its mover's in the position before it and in the position after it, so
+/// one position never has two chances. A turn left open at the end (a chain the game ended in)
+/// is reviewed as far as it went.
 pub fn review(game: &Game, first: usize, curve: &Curve, budget: u64) -> Review {
     let first = first.min(game.turns().len());
     let settings = settings(budget);
     let mut replay = game.after_turns(first);
-    let mut start = None;
+    let side = replay.position().turn();
+    let (mut chance, mut best) = chance_here(&replay, side, curve, &settings);
+    let start = defenders(side, chance);
     let mut turns = Vec::with_capacity(game.turns().len() - first);
     for turn in &game.turns()[first..] {
+        let side = replay.position().turn();
         let Some(steps) = turn_steps(&replay, turn) else {
             break;
         };
-        let Some(w) = weigh_turn(&replay, &steps, &settings) else {
-            break;
-        };
-        let side = replay.position().turn();
-        let (before, after) = (curve.chance(side, w.best), curve.chance(side, w.played));
-        start.get_or_insert(defenders(side, before));
+        let forced = super::steps(&replay).len() == 1;
         let played = written(&replay, &steps);
+        let better = best.as_ref().map(|b| written(&replay, b));
+        let mut next = replay.clone();
+        if steps.iter().any(|&s| take(&mut next, s).is_err()) {
+            break;
+        }
+        let before = chance;
+        let (after, best_next) = chance_here(&next, side, curve, &settings);
         let decided = before <= DECIDED || (before >= 1.0 - DECIDED && after >= 0.5);
-        let drop = if w.forced || decided {
+        let drop = if forced || decided {
             None
         } else {
             Mark::of_drop(before - after)
         };
         // The engine's turn in its place; a drop with nothing better to name is not marked.
-        let better = drop
-            .and_then(|_| better_turn(&replay, w.best_step, &settings))
-            .filter(|b| *b != played);
+        let better = drop.and(better).filter(|b| *b != played);
         let mark = drop.filter(|_| better.is_some());
         turns.push(ReviewedTurn {
             side,
             played,
             before,
             after,
-            forced: w.forced,
+            forced,
             better,
             mark,
         });
-        if steps.into_iter().any(|s| take(&mut replay, s).is_err()) {
-            break;
-        }
+        // The next mover's chance in the same position.
+        let mover = next.position().turn();
+        chance = if mover == side { after } else { 1.0 - after };
+        best = best_next;
+        replay = next;
     }
-    let start = start.unwrap_or_else(|| {
-        defenders(
-            replay.position().turn(),
-            chance_here(&replay, curve, &settings),
-        )
-    });
     Review {
         first,
         turns,
@@ -375,83 +409,9 @@ pub fn review(game: &Game, first: usize, curve: &Curve, budget: u64) -> Review {
     }
 }
 
-/// Fits a [`Curve`] to `(side to move, score, whether that side won)` samples by Newton's method
-/// on the logistic log-likelihood (the sides' intercepts and a shared slope). Forced results
-/// are left out: the curve is for the scores in between.
-pub fn fit(samples: &[(Side, i32, bool)]) -> Curve {
-    // Parameters: slope (per 100 of score, to keep the steps well scaled), attackers' and
-    // defenders' intercepts.
-    let mut p = [0.0f64; 3];
-    let usable: Vec<&(Side, i32, bool)> = samples.iter().filter(|s| s.1.abs() < WON).collect();
-    for _ in 0..50 {
-        let mut grad = [0.0f64; 3];
-        let mut hess = [[0.0f64; 3]; 3];
-        for &&(side, score, won) in &usable {
-            let x = [
-                f64::from(score) / 100.0,
-                f64::from(u8::from(side == Side::Attackers)),
-                f64::from(u8::from(side == Side::Defenders)),
-            ];
-            let z: f64 = (0..3).map(|i| p[i] * x[i]).sum();
-            let q = 1.0 / (1.0 + (-z).exp());
-            let y = f64::from(u8::from(won));
-            for i in 0..3 {
-                grad[i] += (y - q) * x[i];
-                for j in 0..3 {
-                    hess[i][j] += q * (1.0 - q) * x[i] * x[j];
-                }
-            }
-        }
-        // A little ridge keeps the system solvable when a side has no samples.
-        for (i, row) in hess.iter_mut().enumerate() {
-            row[i] += 1e-6;
-        }
-        let Some(step) = solve3(hess, grad) else {
-            break;
-        };
-        for i in 0..3 {
-            p[i] += step[i];
-        }
-        if step.iter().all(|s| s.abs() < 1e-9) {
-            break;
-        }
-    }
-    Curve {
-        slope: p[0] / 100.0,
-        intercept: BySide::new(p[1], p[2]),
-    }
-}
-
-/// Solves `a x = b` for a 3x3 system by Gaussian elimination with pivoting.
-fn solve3(mut a: [[f64; 3]; 3], mut b: [f64; 3]) -> Option<[f64; 3]> {
-    for col in 0..3 {
-        let pivot = (col..3).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[pivot][col].abs() < 1e-12 {
-            return None;
-        }
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        for row in col + 1..3 {
-            let f = a[row][col] / a[col][col];
-            let pivot_row = a[col];
-            for (v, p) in a[row].iter_mut().zip(pivot_row).skip(col) {
-                *v -= f * p;
-            }
-            b[row] -= f * b[col];
-        }
-    }
-    let mut x = [0.0; 3];
-    for row in (0..3).rev() {
-        let rest: f64 = (row + 1..3).map(|k| a[row][k] * x[k]).sum();
-        x[row] = (b[row] - rest) / a[row][row];
-    }
-    Some(x)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::random::Rng;
 
     #[test]
     fn long_games_share_the_whole_budget_down_to_the_floor() {
@@ -465,34 +425,6 @@ mod tests {
         }
         assert_eq!(budget_for(MOST_TURNS), FLOOR);
         assert_eq!(budget_for(MOST_TURNS * 10), FLOOR);
-    }
-
-    #[test]
-    fn the_fit_finds_the_curve_the_samples_were_drawn_from() {
-        let truth = Curve {
-            slope: 0.006,
-            intercept: BySide::new(-0.3, 0.4),
-        };
-        let mut rng = Rng::new(7);
-        let mut samples = Vec::new();
-        for i in 0..40_000 {
-            let side = if i % 2 == 0 {
-                Side::Attackers
-            } else {
-                Side::Defenders
-            };
-            let score = rng.below(1201) as i32 - 600;
-            let won = (rng.below(1_000_000) as f64) / 1e6 < truth.chance(side, score);
-            samples.push((side, score, won));
-        }
-        let fitted = fit(&samples);
-        assert!((fitted.slope - truth.slope).abs() < 0.0006, "{fitted:?}");
-        for side in [Side::Attackers, Side::Defenders] {
-            assert!(
-                (fitted.intercept[side] - truth.intercept[side]).abs() < 0.06,
-                "{fitted:?}"
-            );
-        }
     }
 
     #[test]
@@ -566,13 +498,17 @@ mod tests {
         assert_eq!(weigh_turn(&game, &[], &settings), None);
     }
 
-    /// Every family's curve rises with the score for either side to move and is certain only of
-    /// forced results.
+    /// Every variant has a curve, and every curve rises with the score for either side to move
+    /// and is certain only of forced results.
     #[test]
     fn every_familys_curve_rises_with_the_score() {
         use crate::engine::weights::FAMILIES;
-        for family in FAMILIES {
-            let curve = Curve::of(family);
+        let curves = FAMILIES
+            .into_iter()
+            .map(Curve::family)
+            .chain(crate::rules::Variant::all().iter().map(Curve::of));
+        for curve in curves {
+            let family = curve;
             for side in [Side::Attackers, Side::Defenders] {
                 let chances: Vec<f64> = (-10..=10).map(|i| curve.chance(side, i * 100)).collect();
                 assert!(chances.windows(2).all(|w| w[0] < w[1]), "{family:?}");

@@ -32,9 +32,11 @@ impl TurnNumber {
         }
     }
 
-    /// The number of the turn to be played next in `game`.
+    /// The number of the turn to be played next in `game` (the open one, where a chain may go
+    /// on).
     pub fn next(game: &Game) -> TurnNumber {
-        TurnNumber::of(game.turns().len())
+        let open = game.turns().last().is_some_and(|t| !t.complete);
+        TurnNumber::of(game.turns().len() - usize::from(open))
     }
 }
 
@@ -196,9 +198,15 @@ fn square_prefix(s: &str) -> Result<(Square, &str), ParseMoveError> {
 }
 
 /// Skips one separator between squares: `-`, `^`, spaces, or nothing. Returns whether it was `^`.
+/// The dashes a keyboard may put between two squares: the hyphen-minus, and the hyphen, en
+/// dash, em dash and minus sign that phones and autocorrect write instead.
+pub const DASHES: [char; 7] = [
+    '-', '\u{2010}', '\u{2011}', '\u{2012}', '\u{2013}', '\u{2014}', '\u{2212}',
+];
+
 fn separator(s: &str) -> (bool, &str) {
     let t = s.trim_start();
-    if let Some(rest) = t.strip_prefix('-') {
+    if let Some(rest) = t.strip_prefix(DASHES) {
         (false, rest.trim_start())
     } else if let Some(rest) = t.strip_prefix('^') {
         (true, rest.trim_start())
@@ -436,7 +444,22 @@ pub fn diagram(pos: &Position) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::quoted;
+    use super::{parse_move, quoted, TurnNumber};
+
+    #[test]
+    fn a_move_written_with_any_dash_is_read() {
+        let plain = parse_move("d1-d3").unwrap();
+        for text in ["d1–d3", "d1—d3", "d1−d3", "d1‐d3", "D1 – D3"] {
+            assert_eq!(parse_move(text), Ok(plain.clone()), "{text}");
+        }
+        assert!(parse_move("d1~d3").is_err());
+    }
+
+    #[test]
+    fn turns_are_numbered_as_the_record_numbers_them() {
+        let labels: Vec<String> = (0..5).map(|i| TurnNumber::of(i).to_string()).collect();
+        assert_eq!(labels, ["1.", "1...", "2.", "2...", "3."]);
+    }
 
     #[test]
     fn control_characters_are_quoted_by_their_code_points() {

@@ -62,21 +62,7 @@ pub fn rating_chart(title: &str, series: &[Series], theme: Theme) -> Option<Vec<
     }
     let longest = series.iter().map(|s| s.points.len()).max().unwrap_or(0);
     let by_game = longest <= BY_GAME || last - first < 2 * 86_400;
-    // By game, each line's points stand at 0 (its start), 1 (after its first game), ...
-    let lines: Vec<Vec<(i64, f64)>> = series
-        .iter()
-        .map(|s| {
-            if by_game {
-                s.points
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| (i as i64, p.1))
-                    .collect()
-            } else {
-                s.points.to_vec()
-            }
-        })
-        .collect();
+    let lines = placed(&series, by_game);
     let (low, high) = all().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
         (lo.min(p.1), hi.max(p.1))
     });
@@ -163,6 +149,30 @@ pub fn rating_chart(title: &str, series: &[Series], theme: Theme) -> Option<Vec<
         tracing::error!(error = %e, "a rating chart could not be drawn");
         return None;
     }
+    Some(rgb_png(&pixels, w, h, &rating_description(title, &series)))
+}
+
+/// Each line's points where the chart puts them: by game, at 0 (its start), 1 (after its first
+/// game), ...; else at their moments.
+fn placed(series: &[&Series], by_game: bool) -> Vec<Vec<(i64, f64)>> {
+    series
+        .iter()
+        .map(|s| {
+            if by_game {
+                s.points
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (i as i64, p.1))
+                    .collect()
+            } else {
+                s.points.to_vec()
+            }
+        })
+        .collect()
+}
+
+/// The rating chart in words: each line's first and last rating and its games.
+fn rating_description(title: &str, series: &[&Series]) -> String {
     let lines: Vec<String> = series
         .iter()
         .map(|s| {
@@ -172,8 +182,7 @@ pub fn rating_chart(title: &str, series: &[Series], theme: Theme) -> Option<Vec<
             format!("{}: {from:.0} to {to:.0} over {games} {plural}", s.label)
         })
         .collect();
-    let description = format!("{title}. {}.", lines.join("; "));
-    Some(rgb_png(&pixels, w, h, &description))
+    format!("{title}. {}.", lines.join("; "))
 }
 
 /// A Unix time as a day, `2026-11-23`, or with the hour, `11-23 14:00` (UTC).
@@ -245,16 +254,7 @@ pub fn review_chart(
         .enumerate()
         .map(|(i, c)| (at(i), (c * 100.0).clamp(0.0, 100.0)))
         .collect();
-    // Whole turns only, at most about ten of them.
-    let span = (last.ceil() - from.floor()).max(1.0) as usize;
-    let step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500]
-        .into_iter()
-        .find(|s| span / s <= 10)
-        .unwrap_or(1000);
-    let ticks: Vec<f64> = (from.ceil() as usize..=last.floor() as usize)
-        .filter(|t| t % step == 0)
-        .map(|t| t as f64)
-        .collect();
+    let ticks = whole_turns(from, last);
     let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
         let root = BitMapBackend::with_buffer(&mut pixels, CHART_SIZE).into_drawing_area();
         root.fill(&rgb(colours.frame))?;
@@ -310,28 +310,7 @@ pub fn review_chart(
             points.iter().copied(),
             rgb(colours.defender_edge).stroke_width(2),
         ))?;
-        let names = ["inaccuracy ?!", "mistake ?", "blunder ??"];
-        for (severity, name) in names.iter().enumerate() {
-            let dots: Vec<(f64, f64)> = marked
-                .iter()
-                .filter(|m| usize::from(m.1.min(2)) == severity)
-                .filter_map(|&(i, _)| points.get(i).copied())
-                .collect();
-            if dots.is_empty() {
-                continue;
-            }
-            let colour = rgb(colours.marks[severity]);
-            let edge = rgb(colours.frame);
-            let size = 5 + 2 * severity as i32;
-            chart.draw_series(
-                dots.iter()
-                    .map(|p| Circle::new(*p, size + 1, edge.filled())),
-            )?;
-            chart
-                .draw_series(dots.iter().map(|p| Circle::new(*p, size, colour.filled())))?
-                .label(*name)
-                .legend(move |(x, y)| Circle::new((x + 7, y), size, colour.filled()));
-        }
+        draw_marks(&mut chart, &points, marked, colours)?;
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::LowerRight)
@@ -346,6 +325,12 @@ pub fn review_chart(
         tracing::error!(error = %e, "a review chart could not be drawn");
         return None;
     }
+    let description = review_description(title, chances, marked);
+    Some(rgb_png(&pixels, w, h, &description))
+}
+
+/// The review chart in words: the chance at the start and the end, its range, the marks.
+fn review_description(title: &str, chances: &[f64], marked: &[(usize, u8)]) -> String {
     let percent = |c: f64| (c * 100.0).round();
     let (start, end) = (chances[0], chances[chances.len() - 1]);
     let (high, low) = chances
@@ -372,12 +357,60 @@ pub fn review_chart(
     } else {
         counts.join(", ")
     };
-    let description = format!(
+    format!(
         "{title}: {} % at the start, {} % at the end, between {} % and {} %; {marks}.",
         percent(start),
         percent(end),
         percent(low),
         percent(high)
-    );
-    Some(rgb_png(&pixels, w, h, &description))
+    )
+}
+
+/// The axis's ticks: whole turns only, at most about ten of them.
+fn whole_turns(from: f64, last: f64) -> Vec<f64> {
+    let span = (last.ceil() - from.floor()).max(1.0) as usize;
+    let step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500]
+        .into_iter()
+        .find(|s| span / s <= 10)
+        .unwrap_or(1000);
+    (from.ceil() as usize..=last.floor() as usize)
+        .filter(|t| t % step == 0)
+        .map(|t| t as f64)
+        .collect()
+}
+
+/// The marked turns as dots, one legend entry for each kind of mark the review has.
+fn draw_marks(
+    chart: &mut ChartContext<
+        '_,
+        BitMapBackend<'_>,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    points: &[(f64, f64)],
+    marked: &[(usize, u8)],
+    colours: &super::theme::Colours,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let names = ["inaccuracy ?!", "mistake ?", "blunder ??"];
+    for (severity, name) in names.iter().enumerate() {
+        let dots: Vec<(f64, f64)> = marked
+            .iter()
+            .filter(|m| usize::from(m.1.min(2)) == severity)
+            .filter_map(|&(i, _)| points.get(i).copied())
+            .collect();
+        if dots.is_empty() {
+            continue;
+        }
+        let colour = rgb(colours.marks[severity]);
+        let edge = rgb(colours.frame);
+        let size = 5 + 2 * severity as i32;
+        chart.draw_series(
+            dots.iter()
+                .map(|p| Circle::new(*p, size + 1, edge.filled())),
+        )?;
+        chart
+            .draw_series(dots.iter().map(|p| Circle::new(*p, size, colour.filled())))?
+            .label(*name)
+            .legend(move |(x, y)| Circle::new((x + 7, y), size, colour.filled()));
+    }
+    Ok(())
 }

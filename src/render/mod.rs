@@ -8,6 +8,8 @@
 
 mod chart;
 mod encode;
+mod layout;
+mod pieces;
 mod prepare;
 mod table;
 mod theme;

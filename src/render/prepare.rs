@@ -6,22 +6,17 @@ use std::collections::HashMap;
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::{Rgb as Pixel, RgbImage};
-use imageproc::drawing::{
-    draw_filled_circle_mut, draw_filled_rect_mut, draw_line_segment_mut, draw_polygon_mut,
-};
+use imageproc::drawing::{draw_filled_rect_mut, draw_line_segment_mut, draw_polygon_mut};
 use imageproc::point::Point;
 use imageproc::rect::Rect;
 
+pub use super::layout::{Layout, LETTERS_AT_PHONE, PHONE_WIDTH};
 use super::theme::{Colours, Rgb, Theme};
 use crate::rules::{Piece, Role, Side, Square, Terrain, Variant};
 
 /// The longest side of any picture.
 pub const MAX_SIDE: u32 = 1200;
-/// The width a picture is shown at on a phone, and the height its coordinates and header letters
-/// keep there at least (the capital height: digits, `A`), in pixels. Every layout is chosen so
-/// that the letters stay this tall when the picture is scaled down to that width.
-pub const PHONE_WIDTH: u32 = 380;
-pub const LETTERS_AT_PHONE: f32 = 9.5;
+
 /// Palette index that no picture uses: the GIF's transparent colour.
 pub const TRANSPARENT: u8 = 0;
 
@@ -119,67 +114,6 @@ pub struct Prepared {
 }
 
 pub static FONT: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
-
-/// The capital height of the font, as a share of its size.
-fn cap_height(font: &FontRef) -> f32 {
-    let px = 100.0;
-    let glyph = font
-        .glyph_id('H')
-        .with_scale_and_position(PxScale::from(px), ab_glyph::point(0.0, 0.0));
-    font.outline_glyph(glyph)
-        .map_or(0.73, |o| o.px_bounds().height() / px)
-}
-
-/// A board's measures: the square, the margins, the header and the letters' size.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Layout {
-    pub square: u32,
-    pub margin: u32,
-    pub header: u32,
-    pub label_px: f32,
-}
-
-impl Layout {
-    pub fn width(&self, v: &Variant) -> u32 {
-        2 * self.margin + v.files as u32 * self.square
-    }
-
-    pub fn height(&self, v: &Variant) -> u32 {
-        self.header + 2 * self.margin + v.ranks as u32 * self.square
-    }
-
-    /// The largest squares (at most 64 px) whose picture fits [`MAX_SIDE`] with letters that
-    /// keep [`LETTERS_AT_PHONE`] at [`PHONE_WIDTH`]: the letters grow with the board, and the
-    /// margins with them (two digits and room on each side).
-    pub fn of(v: &Variant) -> Layout {
-        let font = FontRef::try_from_slice(FONT).expect("the bundled font loads");
-        let cap = cap_height(&font);
-        let mut fallback = None;
-        for square in (12..=64).rev() {
-            let mut label_px = 16.0f32;
-            let layout = loop {
-                let margin = (label_px * 1.5).ceil() as u32 + 4;
-                let header = (label_px.max(22.0) * 2.5).ceil() as u32 + 10;
-                let layout = Layout {
-                    square,
-                    margin,
-                    header,
-                    label_px,
-                };
-                let at_phone = cap * label_px * PHONE_WIDTH as f32 / layout.width(v) as f32;
-                if at_phone >= LETTERS_AT_PHONE || label_px > 64.0 {
-                    break layout;
-                }
-                label_px += 0.5;
-            };
-            fallback = Some(layout);
-            if layout.width(v).max(layout.height(v)) <= MAX_SIDE {
-                return layout;
-            }
-        }
-        fallback.expect("some layout")
-    }
-}
 
 /// A key for a square's look: terrain and, for Hills and Havens, the field's owner.
 pub fn terrain_key(variant: &Variant, sq: Square) -> u8 {
@@ -386,114 +320,8 @@ impl Prepared {
         img
     }
 
-    /// A piece: the side's shape (a disc for attackers and Red, an octagon for defenders and Gold)
-    /// with an edge, and the role's mark across the centre. A piece with a role of its own is
-    /// larger and told by its body at phone size, not only by its mark: the king's body is gold,
-    /// the ship's blue, and commanders, V-men, Standards and Cavalry wear a broad ring in their
-    /// mark's colour.
     fn draw_piece(&self, img: &mut RgbImage, c: &Colours, piece: Piece) {
-        let armies = self.variant.rules.armies;
-        let sea = self.variant.family == crate::rules::Family::SeaBattle;
-        let f = self.square as f32;
-        let (cx, cy) = (f / 2.0, f / 2.0);
-        let special = !matches!(piece.role, Role::Man | Role::Infantry);
-        let (mut body, mut edge) = (c.body(piece.side, armies), c.edge(piece.side, armies));
-        let mark = c.piece_centre(self.variant, piece);
-        let ring = match piece.role {
-            Role::King => {
-                body = if sea { c.ship } else { c.king };
-                edge = c.defender_edge;
-                None
-            }
-            Role::Man | Role::Infantry => None,
-            _ => Some(mark),
-        };
-        let r = f * if special { 0.45 } else { 0.40 };
-        let at = |dx: f32, dy: f32| {
-            Point::new((cx + dx * f).round() as i32, (cy + dy * f).round() as i32)
-        };
-        // Layers from the outside in: the edge, the ring (with an edge inside it), the body.
-        let mut layers: Vec<(f32, Rgb)> = vec![(r, edge)];
-        if let Some(ring) = ring {
-            layers.push((r - f * 0.035, ring));
-            layers.push((r - f * 0.155, edge));
-            layers.push((r - f * 0.185, body));
-        } else {
-            layers.push((r - f * 0.055, body));
-        }
-        for (radius, colour) in layers {
-            if piece.side == Side::Attackers {
-                draw_filled_circle_mut(img, (cx as i32, cy as i32), radius as i32, Pixel(colour));
-            } else {
-                let octagon: Vec<Point<i32>> = (0..8)
-                    .map(|k| {
-                        let a = std::f32::consts::PI / 8.0 + k as f32 * std::f32::consts::PI / 4.0;
-                        at(radius * 1.04 * a.cos() / f, radius * 1.04 * a.sin() / f)
-                    })
-                    .collect();
-                draw_polygon_mut(img, &octagon, Pixel(colour));
-            }
-        }
-        let shape: Vec<Point<i32>> = match piece.role {
-            Role::Man | Role::Infantry => return,
-            // A crown: a band with three points.
-            Role::King if !sea => vec![
-                at(-0.24, 0.15),
-                at(0.24, 0.15),
-                at(0.24, -0.18),
-                at(0.12, -0.02),
-                at(0.0, -0.22),
-                at(-0.12, -0.02),
-                at(-0.24, -0.18),
-            ],
-            // Two sails on the blue hull.
-            Role::King => {
-                let jib = [at(-0.09, 0.16), at(-0.09, -0.16), at(-0.26, 0.16)];
-                draw_polygon_mut(img, &jib, Pixel(mark));
-                vec![at(-0.04, 0.16), at(-0.04, -0.28), at(0.24, 0.16)]
-            }
-            // A four-pointed star.
-            Role::Commander => vec![
-                at(0.0, -0.24),
-                at(0.07, -0.07),
-                at(0.24, 0.0),
-                at(0.07, 0.07),
-                at(0.0, 0.24),
-                at(-0.07, 0.07),
-                at(-0.24, 0.0),
-                at(-0.07, -0.07),
-            ],
-            // A V.
-            Role::VMan => vec![
-                at(-0.22, -0.18),
-                at(-0.1, -0.18),
-                at(0.0, 0.02),
-                at(0.1, -0.18),
-                at(0.22, -0.18),
-                at(0.06, 0.16),
-                at(-0.06, 0.16),
-            ],
-            // A flag on its pole.
-            Role::Standard => vec![
-                at(-0.14, 0.22),
-                at(-0.14, -0.22),
-                at(0.2, -0.1),
-                at(-0.06, 0.02),
-                at(-0.06, 0.22),
-            ],
-            // An arrowhead.
-            Role::Cavalry => vec![at(0.0, -0.22), at(0.2, 0.17), at(0.0, 0.07), at(-0.2, 0.17)],
-        };
-        draw_polygon_mut(img, &shape, Pixel(mark));
-        if piece.role == Role::Standard {
-            // The pole's foot keeps the flag's colour at the very centre.
-            let k = (f * 0.07).max(2.0) as i32;
-            draw_filled_rect_mut(
-                img,
-                Rect::at(cx as i32 - k, cy as i32 - k).of_size(2 * k as u32 + 1, 2 * k as u32 + 1),
-                Pixel(mark),
-            );
-        }
+        super::pieces::draw(img, c, self.variant, self.square, piece);
     }
 
     /// Coverage of one character, in shade steps.

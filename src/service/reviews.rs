@@ -13,7 +13,7 @@ use crate::engine::review::{budget_for, review, Curve, Mark, Review, ReviewedTur
 use crate::engine::weights::fnv;
 use crate::engine::{net, Eval};
 use crate::render::{review_chart, Theme};
-use crate::rules::{Family, Side, Variant};
+use crate::rules::{Side, Variant};
 
 /// A game's review, with the game it is of.
 #[derive(Clone, Debug)]
@@ -59,7 +59,7 @@ impl Service {
         // waits for it and is given what it stored, and no engine time is spent twice. (A
         // stored review is read under the same hold, which nobody else holds then.)
         let _reviewing = self.thinking.review_of(id).await;
-        let judge = judge(loaded.game.variant().family);
+        let judge = judge(loaded.game.variant());
         let stored = self.stored_review(id, first, &judge).await?;
         if let Some(review) = stored.review {
             return Ok(GameReview {
@@ -83,7 +83,7 @@ impl Service {
         let made = self
             .thinking
             .admitted(&admitted, move || {
-                review(&game, first, &Curve::of(game.variant().family), budget)
+                review(&game, first, &Curve::of(game.variant()), budget)
             })
             .await?;
         admitted.pause(self.now());
@@ -179,12 +179,13 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// What a family's reviews are judged by: the taught row's weights (with the networks its
-/// variants add) and the family's curve, as a fingerprint stored with each review. A review
-/// judged by other weights or another curve (a new taught set, a curve fitted again) is made
-/// again, with no version to bump by hand.
-fn judge(family: Family) -> String {
-    let curve = Curve::of(family);
+/// What a variant's reviews are judged by: the taught row's weights (with the networks its
+/// family's variants add) and the variant's curve, as a fingerprint stored with each review. A
+/// review judged by other weights or another curve (a new taught set, a curve fitted again) is
+/// made again, with no version to bump by hand.
+fn judge(variant: &Variant) -> String {
+    let family = variant.family;
+    let curve = Curve::of(variant);
     let shape = [
         curve.slope,
         curve.intercept[Side::Attackers],
@@ -201,11 +202,12 @@ fn judge(family: Family) -> String {
 }
 
 /// The way reviews are made now, stored with each: one made another way is made again (a change
-/// of weights or curve alone is caught by [`judge`]). 3: as 2,
+/// of weights or curve alone is caught by [`judge`]). 4: each position searched once, a turn's
+/// chances those of the positions before and after it, a curve per variant; 3: as 2,
 /// by the taught set whose Copenhagen row had a fifth round (and its curve); 2: each turn
 /// weighed against the best in the same search, by the taught weights; 1: the positions before
 /// and after each turn searched apart, by the classic weights.
-const VERSION: i64 = 3;
+const VERSION: i64 = 4;
 
 /// A review as stored, made on `budget` nodes a position and judged by `judge`.
 fn to_json(r: &Review, budget: u64, judge: &str) -> Value {
@@ -287,6 +289,7 @@ fn from_json(text: &str, judge: &str) -> Option<Review> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Family;
 
     #[test]
     fn a_review_reads_back_as_it_was_stored_and_a_damaged_one_is_refused() {
@@ -314,7 +317,7 @@ mod tests {
                 },
             ],
         };
-        let judge = judge(Family::Copenhagen);
+        let judge = judge(Variant::by_id("copenhagen").unwrap());
         let text = to_json(&r, 100_000, &judge).to_string();
         assert_eq!(from_json(&text, &judge), Some(r));
         assert_eq!(from_json(&text.replace("blunder", "howler"), &judge), None);
@@ -331,7 +334,7 @@ mod tests {
         }
         assert_eq!(from_json("not json", &judge), None);
         // One judged by other weights or another curve is made again too.
-        let tyr = super::judge(Family::Tyr);
+        let tyr = super::judge(Variant::by_id("tyr-11").unwrap());
         assert_ne!(
             tyr, judge,
             "Copenhagen's taught row and curve are not TYR's"
@@ -355,8 +358,14 @@ mod tests {
         // Copenhagen's taught set adds a network, and its reviews' judge takes that in too.
         assert!(net::of(Eval::Taught, Variant::by_id("copenhagen").unwrap()).is_some());
         let row_alone = format!("{:016x}", row.fingerprint());
-        assert_ne!(judge(Family::Copenhagen)[..16], row_alone);
+        assert_ne!(
+            judge(Variant::by_id("copenhagen").unwrap())[..16],
+            row_alone
+        );
         let tyr = Eval::Taught.weights(Family::Tyr).fingerprint();
-        assert_eq!(judge(Family::Tyr)[..16], format!("{tyr:016x}"));
+        assert_eq!(
+            judge(Variant::by_id("tyr-11").unwrap())[..16],
+            format!("{tyr:016x}")
+        );
     }
 }

@@ -161,13 +161,13 @@ async fn a_review_of_a_continued_game_leaves_the_record_out() {
     let every = taflbot::service::text::review_turn_lines(&r.review, r.game.variant);
     assert!(
         every.starts_with(&format!(
-            "Turns 1 to 20 came from the record the game continued from: not reviewed.\n21. attackers {}",
+            "Turns 1. to 10... came from the record the game continued from: not reviewed.\n11. attackers {}",
             played[0]
         )),
         "{every}"
     );
     assert!(
-        every.contains(&format!("\n22. defenders {}", played[1])),
+        every.contains(&format!("\n11... defenders {}", played[1])),
         "{every}"
     );
     let chart = svc.review_chart(&r).await.unwrap().unwrap();

@@ -406,7 +406,7 @@ bob move c1-c2 game:1
     );
     assert!(text.contains("The table, your vote: /vote until"), "{text}");
     assert!(
-        text.contains("You voted d2-e2 for turn 1 of game #1. Only you have voted so far"),
+        text.contains("You voted d2-e2 for turn 1. of game #1. Only you have voted so far"),
         "{text}"
     );
     assert!(

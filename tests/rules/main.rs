@@ -18,6 +18,7 @@ mod linnaeus;
 mod properties;
 mod puzzles;
 mod records;
+mod reviews;
 mod rule_by_rule;
 mod standard;
 mod tournament;

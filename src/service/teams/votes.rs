@@ -29,8 +29,8 @@ pub struct Voted {
     pub votes: i64,
     /// When the window closes.
     pub closes_at: i64,
-    /// The move number (from 1) the window is for.
-    pub turn_number: i64,
+    /// The number of the turn the window is for, as the record writes it (`2...`).
+    pub turn_number: crate::notation::TurnNumber,
     /// The window: its ply, and the side it is for.
     pub ply: i64,
     pub side: Side,
@@ -157,7 +157,7 @@ impl Service {
             changed,
             votes,
             closes_at: loaded.row.deadline,
-            turn_number: loaded.game.turns().len() as i64 + 1,
+            turn_number: crate::notation::TurnNumber::next(&loaded.game),
             ply,
             side,
             place: loaded.row.place_of(side),

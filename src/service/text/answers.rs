@@ -223,7 +223,13 @@ pub fn hint(h: &crate::service::Hint, s: &dyn Style) -> String {
     let judged = match (h.won_in, h.score) {
         (Some(n), _) if n > 0 => format!(", and the {side} win in {n}"),
         (Some(n), _) => format!(", though the {side} lose in {}", -n),
-        (None, Some(cp)) => format!(" (the {side} stand {cp:+} in hundredths of a man)"),
+        (None, Some(cp)) => {
+            let chance = crate::engine::review::Curve::of(h.variant).chance(h.side, cp);
+            format!(
+                " ({} for the {side}, as a review would judge it)",
+                super::a_chance(chance)
+            )
+        }
         (None, None) => String::new(),
     };
     let mut line: Vec<&str> = h.line.iter().map(String::as_str).collect();

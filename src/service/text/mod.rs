@@ -121,11 +121,29 @@ fn ids(list: &[i64]) -> String {
 
 /// "1 day", "3 days".
 pub fn days(n: u32) -> String {
-    if n == 1 {
-        "1 day".to_string()
+    counted(i64::from(n), "day", "days")
+}
+
+/// A count with its noun, singular for one: "1 round", "3 rounds".
+pub fn counted(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The article a number takes when spoken: "an 8", "an 11", "an 18", "an 80", else "a".
+pub fn article_of(n: u64) -> &'static str {
+    let text = n.to_string();
+    let eleven = text.len() % 3 == 2 && (text.starts_with("11") || text.starts_with("18"));
+    if text.starts_with('8') || eleven {
+        "an"
     } else {
-        format!("{n} days")
+        "a"
     }
+}
+
+/// A chance as a phrase with its article: "a 62 % chance", "an 80 % chance".
+pub fn a_chance(chance: f64) -> String {
+    let percent = (chance * 100.0).round().clamp(0.0, 100.0) as u64;
+    format!("{} {percent} % chance", article_of(percent))
 }
 
 /// A heading and lines, one per row, cut to fit one message: the lines that do not fit are
@@ -189,5 +207,30 @@ mod tests {
             super::joined_within(&names[..2], 100),
             "player\\_00, player\\_01"
         );
+    }
+
+    #[test]
+    fn numbers_and_counts_take_the_article_and_the_number_they_are_spoken_with() {
+        for (n, article) in [
+            (8, "an"),
+            (11, "an"),
+            (18, "an"),
+            (80, "an"),
+            (86, "an"),
+            (800, "an"),
+            (1, "a"),
+            (10, "a"),
+            (62, "a"),
+            (100, "a"),
+            (110, "a"),
+            (180, "a"),
+        ] {
+            assert_eq!(super::article_of(n), article, "{n}");
+        }
+        assert_eq!(super::a_chance(0.804), "an 80 % chance");
+        assert_eq!(super::a_chance(0.5), "a 50 % chance");
+        assert_eq!(super::counted(1, "round", "rounds"), "1 round");
+        assert_eq!(super::counted(3, "round", "rounds"), "3 rounds");
+        assert_eq!(super::days(1), "1 day");
     }
 }

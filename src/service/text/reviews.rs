@@ -25,15 +25,17 @@ fn marks(counts: [usize; 3]) -> String {
     )
 }
 
-/// One turn: "12. d1-d3?? (defenders 48 % → 91 %), better f4-f8".
-fn turn_line(number: usize, t: &ReviewedTurn, variant: &Variant) -> String {
+/// One turn, numbered as the record numbers it (`index` from 0): "12... defenders d1-d3??
+/// (defenders 48 % → 9 %), better f4-f8".
+fn turn_line(index: usize, t: &ReviewedTurn, variant: &Variant) -> String {
+    let number = crate::notation::TurnNumber::of(index);
     let mark = t.mark.map_or("", Mark::symbol);
     let defenders = |mover_chance: f64| match t.side {
         Side::Defenders => mover_chance,
         Side::Attackers => 1.0 - mover_chance,
     };
     let mut line = format!(
-        "{number}. {} {}{mark} ({} {} → {})",
+        "{number} {} {}{mark} ({} {} → {})",
         variant.side_name(t.side).to_lowercase(),
         t.played.join(" "),
         variant.side_name(Side::Defenders).to_lowercase(),
@@ -80,7 +82,7 @@ pub fn review(r: &GameReview, s: &dyn Style) -> String {
         .iter()
         .enumerate()
         .filter(|(_, t)| t.mark.is_some())
-        .map(|(i, t)| s.code(&turn_line(r.review.first + i + 1, t, g.variant)))
+        .map(|(i, t)| s.code(&turn_line(r.review.first + i, t, g.variant)))
         .collect();
     if marked.is_empty() {
         return format!("{head}\nNo turn is marked: neither side gave much away.");
@@ -118,10 +120,11 @@ pub fn review_file(r: &GameReview) -> String {
 fn continued(r: &Review) -> String {
     match r.first {
         0 => String::new(),
-        1 => "Turn 1 came from the record the game continued from: not reviewed.\n".into(),
-        n => {
-            format!("Turns 1 to {n} came from the record the game continued from: not reviewed.\n")
-        }
+        1 => "Turn 1. came from the record the game continued from: not reviewed.\n".into(),
+        n => format!(
+            "Turns 1. to {} came from the record the game continued from: not reviewed.\n",
+            crate::notation::TurnNumber::of(n - 1)
+        ),
     }
 }
 
@@ -129,7 +132,7 @@ fn continued(r: &Review) -> String {
 pub fn review_turn_lines(r: &Review, variant: &Variant) -> String {
     let mut out = continued(r);
     for (i, t) in r.turns.iter().enumerate() {
-        out.push_str(&turn_line(r.first + i + 1, t, variant));
+        out.push_str(&turn_line(r.first + i, t, variant));
         out.push('\n');
     }
     out

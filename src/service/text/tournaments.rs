@@ -1,7 +1,7 @@
 //! The sentences of tournaments: made, joined, left, started, called off, listed and stood, and
 //! the news posted in a tournament's thread after each result.
 
-use super::{days, listed, Style};
+use super::{counted, days, listed, Style};
 use crate::service::{
     half_points, Crosstable, Person, Started, TournamentDone, TournamentStatus as Status,
     TournamentView, MIN_PLAYERS,
@@ -15,14 +15,14 @@ fn title(t: &TournamentView, s: &dyn Style) -> String {
 
 /// What it is: `a rated round robin of Brandubh, 3 days per move`.
 fn terms(t: &TournamentView) -> String {
-    let rated = if t.rated { "rated" } else { "unrated" };
+    let rated = if t.rated { "a rated" } else { "an unrated" };
     let rounds = if t.format == crate::service::Format::Swiss && t.rounds > 0 {
-        format!(" of {} rounds", t.rounds)
+        format!(" of {}", counted(t.rounds, "round", "rounds"))
     } else {
         String::new()
     };
     format!(
-        "a {rated} {}{rounds} of {}, {} per move, two-game matches with the sides swapped",
+        "{rated} {}{rounds} of {}, {} per move, two-game matches with the sides swapped",
         t.format.name(),
         t.variant.name,
         days(t.days as u32)

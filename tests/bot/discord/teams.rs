@@ -50,7 +50,7 @@ async fn a_server_votes_against_taflbot_in_its_thread() {
     assert!(bob.private());
     assert!(
         bob.content()
-            .contains("You voted `d2-e2` for turn 1 of game #1"),
+            .contains("You voted `d2-e2` for turn 1. of game #1"),
         "{}",
         bob.content()
     );

@@ -66,27 +66,11 @@ pub fn rating_chart(title: &str, series: &[Series], theme: Theme) -> Option<Vec<
     let (low, high) = all().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
         (lo.min(p.1), hi.max(p.1))
     });
-    // Room around the lines (a single moment or a single rating still gets a span), and above
-    // them for the legend.
-    let (first, last) = if by_game {
-        (-1, longest as i64)
-    } else {
-        (first - 43_200, last.max(first + 86_400) + 43_200)
-    };
+    let (first, last, with_hours, labels) = x_axis(by_game, longest, first, last);
+    // Room around the lines (a single rating still gets a span), and above them for the legend.
     let (low, high) = ((low - 50.0).floor(), (high + 50.0).ceil());
     let legend = (series.len() as f64 * 22.0 + 24.0) / 330.0;
     let high = high + (high - low) * legend / (1.0 - legend);
-    // Days on the axis, or hours when the chart spans less than three days.
-    let span_days = (last - first) / 86_400;
-    let with_hours = span_days < 3;
-    // No two labels on one day when they show only the day.
-    let labels = if by_game {
-        longest + 2
-    } else if with_hours {
-        5
-    } else {
-        span_days.min(6) as usize
-    };
     register_font();
     let (w, h) = CHART_SIZE;
     let mut pixels = vec![0u8; (w * h * 3) as usize];
@@ -150,6 +134,29 @@ pub fn rating_chart(title: &str, series: &[Series], theme: Theme) -> Option<Vec<
         return None;
     }
     Some(rgb_png(&pixels, w, h, &rating_description(title, &series)))
+}
+
+/// The rating chart's time axis: its span (room around the lines, a single moment still
+/// getting one), whether it shows hours, and how many labels it writes. By game it runs from one
+/// before the start to one past the last game.
+fn x_axis(by_game: bool, longest: usize, first: i64, last: i64) -> (i64, i64, bool, usize) {
+    let (first, last) = if by_game {
+        (-1, longest as i64)
+    } else {
+        (first - 43_200, last.max(first + 86_400) + 43_200)
+    };
+    // Days on the axis, or hours when the chart spans less than three days.
+    let span_days = (last - first) / 86_400;
+    let with_hours = span_days < 3;
+    // No two labels on one day when they show only the day.
+    let labels = if by_game {
+        longest + 2
+    } else if with_hours {
+        5
+    } else {
+        span_days.min(6) as usize
+    };
+    (first, last, with_hours, labels)
 }
 
 /// Each line's points where the chart puts them: by game, at 0 (its start), 1 (after its first

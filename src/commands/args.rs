@@ -1,7 +1,7 @@
 //! The options given to a command, checked against its row of the table and read into values: a
 //! variant of the table, days per move from the one list, a level of the engine's.
 
-use super::{usage, Kind, Spec, Value, FORMATS, SIDES};
+use super::{example, Kind, Spec, Value, FORMATS, SIDES};
 use crate::rules::Variant;
 use crate::service::{Format, Person, ServiceError, SideChoice, DAYS_PER_MOVE};
 
@@ -57,7 +57,7 @@ impl Args<'_> {
     pub fn missing(&self, name: &str) -> ServiceError {
         ServiceError::MissingOption {
             option: name.to_string(),
-            example: usage(self.spec),
+            example: example(self.spec),
         }
     }
 

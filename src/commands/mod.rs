@@ -72,6 +72,7 @@ macro_rules! window_hours {
 mod answer;
 mod apply;
 mod args;
+mod example;
 mod table;
 
 pub use answer::Answer;
@@ -460,6 +461,8 @@ fn option_names(spec: &Spec) -> String {
 }
 
 /// How a command is written, options in brackets when optional: `/move move [game]`.
+pub use example::example;
+
 pub fn usage(spec: &Spec) -> String {
     let mut out = format!("/{}", spec.name);
     for o in spec.options {

@@ -45,4 +45,4 @@ pub use square::{fold, Dir, ParseSquareError, Square, FOLDED, FOLD_CAP, MAX_FILE
 pub use variant::{
     Escape, Family, Jumps, KingCapture, Repetition, Rules, Terrain, Throne, Variant,
 };
-pub use variant_id::UnknownVariant;
+pub use variant_id::{closest, did_you_mean, UnknownVariant};

@@ -159,6 +159,7 @@ impl Loaded {
             last_turn,
             turns: self.game.turns().len(),
             open_chain: outcome.is_none() && self.game.position().chain().is_some(),
+            chain: self.game.position().chain().filter(|_| outcome.is_none()),
             bot: row.bot(),
             rated: row.rated.0,
             pair_limited: row.pair_limited.0,

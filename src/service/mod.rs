@@ -165,6 +165,8 @@ pub struct GameView {
     /// A berserk chain is open: the player to move may capture again with the same piece or end
     /// the turn.
     pub open_chain: bool,
+    /// The square of the piece that may capture again, while a chain is open.
+    pub chain: Option<crate::rules::Square>,
     /// In a game against the engine: the side it plays and its level.
     pub bot: Option<(Side, u8)>,
     /// Whether the result changes the players' ratings.

@@ -139,6 +139,12 @@ fn options_are_read_by_kind() {
         matches!(&missing, Err(ServiceError::MissingOption { option, .. }) if option == "opponent"),
         "{missing:?}"
     );
+    // The refusal shows the command written out, a value for each option it needs.
+    let moved = Command::parse("move", &given(&[]));
+    assert!(
+        matches!(&moved, Err(ServiceError::MissingOption { example, .. }) if example == "/move move:d1-d3"),
+        "{moved:?}"
+    );
     assert_eq!(
         Command::parse("board", &given(&[("game", Value::Text("#12".into()))])).unwrap(),
         Command::Board {
@@ -244,7 +250,7 @@ fn the_local_mode_reads_words_and_named_options() {
     assert!(extra.contains("/rules variant"), "{extra}");
     let missing = read("alice challenge").unwrap_err().to_string();
     assert!(
-        missing.contains("/challenge opponent variant [side] [days]"),
+        missing.contains("/challenge opponent:@bob variant:copenhagen"),
         "{missing}"
     );
 }

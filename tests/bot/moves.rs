@@ -180,7 +180,9 @@ async fn a_berserk_chain_ends_with_the_end_turn_button() {
         capture.content()
     );
     assert!(
-        capture.content().contains("may capture again"),
+        capture
+            .content()
+            .contains("may capture again with the piece on c5, or end the turn with `/endturn`."),
         "{}",
         capture.content()
     );

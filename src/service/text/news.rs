@@ -101,13 +101,13 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
             )
         }
         News::Moved { by, text } => {
-            let again = if view.open_chain {
-                format!(
-                    " {} may capture again with the same piece, or end the turn.",
-                    s.name(by)
-                )
-            } else {
-                String::new()
+            let again = match view.chain.filter(|_| view.open_chain) {
+                Some(square) => format!(
+                    " {} may capture again with the piece on {square}, or end the turn with {}.",
+                    s.name(by),
+                    s.code("/endturn")
+                ),
+                None => String::new(),
             };
             format!("{} played {text}.{again} {status}", s.name(by))
         }

@@ -36,8 +36,9 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         UnknownVariant(v) => {
             let ids: Vec<&str> = Variant::all().iter().map(|v| v.id).collect();
             format!(
-                "there is no variant \"{}\"; the variants are {}",
+                "there is no variant \"{}\"{}; the variants are {}",
                 quoted(v),
+                crate::rules::did_you_mean(v),
                 ids.join(", ")
             )
         }

@@ -1,0 +1,43 @@
+//! Examples for refusals: a command written out with a value for each option it needs.
+
+use super::{Kind, Spec};
+
+impl Kind {
+    /// A value of this kind for an example, by the option's name where the kind is free text.
+    pub fn example(self, option: &str) -> &'static str {
+        match self {
+            Kind::Move => "d1-d3",
+            Kind::Variant => "copenhagen",
+            Kind::Game | Kind::Tournament => "12",
+            Kind::Challenge | Kind::Days | Kind::Level => "3",
+            Kind::Side => "defenders",
+            Kind::Page => "2",
+            Kind::Switch => "on",
+            Kind::Flag => "true",
+            Kind::User => "@bob",
+            Kind::Format => "swiss",
+            Kind::Count => "5",
+            Kind::Puzzle => "7",
+            Kind::Hour => "22",
+            Kind::Role => "@Team",
+            Kind::Text => match option {
+                "moves" => "d1-d3",
+                "line" => "h1-h3,f8-g8",
+                "zone" => "Europe/Oslo",
+                "quiet" => "22-07",
+                "name" => "Winter-cup",
+                "command" => "move",
+                _ => "corners",
+            },
+        }
+    }
+}
+
+/// The command written out with a value for each option it needs: `/move move:d1-d3`.
+pub fn example(spec: &Spec) -> String {
+    let mut out = format!("/{}", spec.name);
+    for o in spec.options.iter().filter(|o| o.required) {
+        out.push_str(&format!(" {}:{}", o.name, o.kind.example(o.name)));
+    }
+    out
+}

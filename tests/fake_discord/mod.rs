@@ -50,23 +50,24 @@ pub struct Call {
 }
 
 impl Call {
-    /// The message text of a callback, follow-up or post.
-    pub fn content(&self) -> String {
-        let data = if self.json.get("data").is_some() {
+    /// The message itself: an interaction callback's `data`, or the whole body.
+    fn data(&self) -> &Value {
+        if self.json.get("data").is_some() {
             &self.json["data"]
         } else {
             &self.json
-        };
+        }
+    }
+
+    /// The message text of a callback, follow-up or post.
+    pub fn content(&self) -> String {
+        let data = self.data();
         data["content"].as_str().unwrap_or_default().to_string()
     }
 
     /// Whether the message is for its user alone (flag 64).
     pub fn private(&self) -> bool {
-        let data = if self.json.get("data").is_some() {
-            &self.json["data"]
-        } else {
-            &self.json
-        };
+        let data = self.data();
         data["flags"].as_u64().unwrap_or(0) & 64 != 0
     }
 
@@ -84,11 +85,7 @@ impl Call {
 
     /// The custom ids of the message's buttons.
     pub fn buttons(&self) -> Vec<String> {
-        let data = if self.json.get("data").is_some() {
-            &self.json["data"]
-        } else {
-            &self.json
-        };
+        let data = self.data();
         data["components"]
             .as_array()
             .into_iter()
@@ -100,11 +97,7 @@ impl Call {
 
     /// Each attachment's description, as the JSON part declares the attachments.
     pub fn alts(&self) -> Vec<Option<String>> {
-        let data = if self.json.get("data").is_some() {
-            &self.json["data"]
-        } else {
-            &self.json
-        };
+        let data = self.data();
         data["attachments"]
             .as_array()
             .into_iter()
@@ -115,11 +108,7 @@ impl Call {
 
     /// The users the message may ping.
     pub fn pings(&self) -> Vec<String> {
-        let data = if self.json.get("data").is_some() {
-            &self.json["data"]
-        } else {
-            &self.json
-        };
+        let data = self.data();
         data["allowed_mentions"]["users"]
             .as_array()
             .into_iter()

@@ -91,13 +91,19 @@ fn leaderboard_and_profile(c: &mut Criterion) {
     });
     let profile = runtime.block_on(svc.profile(&champion)).unwrap();
     group.bench_function("profile's chart (3 lines)", |b| {
-        b.iter(|| black_box(runtime.block_on(svc.rating_chart(&profile)).unwrap()))
+        b.iter(|| {
+            black_box(
+                runtime
+                    .block_on(svc.rating_chart(&profile.player, &profile))
+                    .unwrap(),
+            )
+        })
     });
     group.bench_function("profile with its chart", |b| {
         b.iter(|| {
             runtime.block_on(async {
                 let p = svc.profile(&champion).await.unwrap();
-                black_box(svc.rating_chart(&p).await.unwrap())
+                black_box(svc.rating_chart(&p.player, &p).await.unwrap())
             })
         })
     });

@@ -372,6 +372,7 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             days_a_year,
         } => lines.push(text::vacation(&vacation, days_a_year, s)),
         Answer::Notify(hours) => lines.push(text::notify(&hours, s)),
+        Answer::Theme(setting) => lines.push(text::theme(&setting, s)),
         Answer::Forecasts(list) => lines.push(text::forecasts(&list, s)),
         Answer::Note(note) => lines.push(text::note(&note, s)),
         Answer::Tournament { view, done } => lines.push(text::tournament_done(me, &view, done, s)),

@@ -211,6 +211,7 @@ const MIGRATIONS: &[Migration] = &[
     both!(18, "quiet hours and digest", "0018_quiet_hours_and_digest"),
     both!(19, "team games", "0019_team_games"),
     both!(20, "server teams", "0020_server_teams"),
+    both!(21, "themes", "0021_themes"),
 ];
 
 /// Why the database could not be used.

@@ -86,6 +86,8 @@ pub enum Answer {
     },
     /// The caller's settings for being told, after what `/notify` changed.
     Notify(Hours),
+    /// The caller's theme and the server's, after what `/theme` changed.
+    Theme(crate::service::ThemeSetting),
     /// The caller's forecast lines in a game, after what `/forecast` did: for them alone.
     Forecasts(Forecasts),
     /// The caller's note on a game, after what `/note` did: for them alone.
@@ -176,6 +178,7 @@ impl std::fmt::Debug for Answer {
                 games.finished.len()
             ),
             Answer::Notify(hours) => write!(f, "Notify({hours:?})"),
+            Answer::Theme(setting) => write!(f, "Theme({setting:?})"),
             Answer::Forecasts(list) => write!(f, "Forecasts(#{}, {:?})", list.game, list.done),
             Answer::Note(note) => write!(f, "Note(#{}, {:?})", note.game, note.done),
             Answer::Help(specs) => {

@@ -179,7 +179,7 @@ pub async fn apply(
         Command::Profile { player } => {
             let whose = player.unwrap_or_else(|| me.clone());
             let profile = svc.profile(&whose).await?;
-            let chart = svc.rating_chart(&profile).await?;
+            let chart = svc.rating_chart(me, &profile).await?;
             Answer::Profile {
                 yours: whose.key == me.key,
                 profile,
@@ -188,7 +188,7 @@ pub async fn apply(
         }
         Command::Rules { variant } => Answer::Rules {
             variant,
-            png: svc.start_picture(variant).await?,
+            png: svc.start_picture(me, variant).await?,
         },
         Command::Variants => Answer::Variants,
         Command::Vacation { set } => {
@@ -202,6 +202,9 @@ pub async fn apply(
             }
         }
         Command::Notify(change) => Answer::Notify(svc.notify(me, &change).await?),
+        Command::Theme { theme, server } => {
+            Answer::Theme(svc.set_theme(me, theme, server, caller.manages).await?)
+        }
         Command::Forecast { line, game, clear } => {
             Answer::Forecasts(svc.forecast(me, game, here, line.as_deref(), clear).await?)
         }
@@ -216,7 +219,7 @@ pub async fn apply(
         Command::Hint { game } => Answer::Hint(svc.hint(me, game, here).await?),
         Command::Review { game } => {
             let review = svc.review(me, game, here).await?;
-            let chart = svc.review_chart(&review).await?;
+            let chart = svc.review_chart(me, &review).await?;
             Answer::Review { review, chart }
         }
         Command::Puzzle { variant, number } => {
@@ -228,7 +231,7 @@ pub async fn apply(
         }
         Command::Import { moves, variant } => {
             let room = caller.upload_limit.saturating_sub(IMPORT_ROOM);
-            Answer::Imported(svc.import(variant, &moves, room).await?)
+            Answer::Imported(svc.import(me, variant, &moves, room).await?)
         }
         Command::Help { command } => Answer::Help(match command {
             None => Vec::new(),

@@ -1,7 +1,8 @@
 //! The options given to a command, checked against its row of the table and read into values: a
 //! variant of the table, days per move from the one list, a level of the engine's.
 
-use super::{example, Kind, Spec, Value, FORMATS, SIDES};
+use super::example::example_with;
+use super::{Kind, Spec, Value, FORMATS, SIDES};
 use crate::rules::Variant;
 use crate::service::{Format, Person, ServiceError, SideChoice, DAYS_PER_MOVE};
 
@@ -57,7 +58,7 @@ impl Args<'_> {
     pub fn missing(&self, name: &str) -> ServiceError {
         ServiceError::MissingOption {
             option: name.to_string(),
-            example: example(self.spec),
+            example: example_with(self.spec, Some(name)),
         }
     }
 
@@ -210,6 +211,11 @@ impl Args<'_> {
     /// A tournament's format: a choice's number, or its name (`round-robin`, `round robin`).
     pub fn format(&self, name: &str) -> Result<Option<Format>, ServiceError> {
         self.choice(name, &FORMATS)
+    }
+
+    /// A picture theme.
+    pub fn theme(&self, name: &str) -> Result<Option<crate::render::Theme>, ServiceError> {
+        self.choice(name, &super::THEMES)
     }
 
     /// An hour of the day, 0 to 23.

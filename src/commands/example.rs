@@ -20,6 +20,7 @@ impl Kind {
             Kind::Puzzle => "7",
             Kind::Hour => "22",
             Kind::Role => "@Team",
+            Kind::Theme => "contrast",
             Kind::Text => match option {
                 "moves" => "d1-d3",
                 "line" => "h1-h3,f8-g8",
@@ -35,8 +36,18 @@ impl Kind {
 
 /// The command written out with a value for each option it needs: `/move move:d1-d3`.
 pub fn example(spec: &Spec) -> String {
+    example_with(spec, None)
+}
+
+/// The command written out with a value for each option it needs and for `also`, an option it
+/// needs only with others (`/theme set:contrast server:true`).
+pub fn example_with(spec: &Spec, also: Option<&str>) -> String {
     let mut out = format!("/{}", spec.name);
-    for o in spec.options.iter().filter(|o| o.required) {
+    for o in spec
+        .options
+        .iter()
+        .filter(|o| o.required || Some(o.name) == also)
+    {
         out.push_str(&format!(" {}:{}", o.name, o.kind.example(o.name)));
     }
     out

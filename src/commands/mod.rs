@@ -122,6 +122,8 @@ pub enum Kind {
     Hour,
     /// A role of the server.
     Role,
+    /// A picture theme: classic, contrast or colour-blind (a choice).
+    Theme,
 }
 
 impl Kind {
@@ -144,6 +146,7 @@ impl Kind {
             Kind::Puzzle => "a puzzle number (write number:12)",
             Kind::Hour => "an hour from 0 to 23",
             Kind::Role => "a role of this server",
+            Kind::Theme => "a theme: classic, contrast or colour-blind",
         }
     }
 }
@@ -157,6 +160,9 @@ pub const SIDES: [SideChoice; 3] = [
 
 /// The choices of a [`Kind::Format`] option, in the order Discord numbers them.
 pub const FORMATS: [Format; 3] = Format::ALL;
+
+/// The choices of a [`Kind::Theme`] option, in the order Discord numbers them.
+pub const THEMES: [crate::render::Theme; 3] = crate::render::Theme::ALL;
 
 /// The choices of a [`Kind::Switch`] option, in the order Discord numbers them.
 pub const SWITCH: [&str; 2] = ["on", "off"];
@@ -297,6 +303,11 @@ pub enum Command {
     },
     /// Changes what is given of the caller's settings for being told (none: shows them).
     Notify(crate::service::HoursChange),
+    /// The caller's picture theme, or with `server` the server's default (none: shows them).
+    Theme {
+        theme: Option<crate::render::Theme>,
+        server: bool,
+    },
     /// Keep a line (`line`), clear the caller's lines, or show them.
     Forecast {
         line: Option<String>,

@@ -66,7 +66,7 @@ pub const GROUPS: &[(&str, &str)] = &[
 ];
 
 /// The commands, in the order the help lists them: most, then the team games', then the help.
-pub const COMMANDS: &[Spec] = &joined::<36, { teams::ROWS.len() }, 1, { 36 + teams::ROWS.len() + 1 }>(
+pub const COMMANDS: &[Spec] = &joined::<37, { teams::ROWS.len() }, 1, { 37 + teams::ROWS.len() + 1 }>(
     ROWS,
     teams::ROWS,
     [HELP],
@@ -98,7 +98,7 @@ const fn joined<const A: usize, const B: usize, const C: usize, const N: usize>(
 }
 
 /// Every command but the team games' and the help.
-const ROWS: [Spec; 36] = [
+const ROWS: [Spec; 37] = [
     Spec {
         name: "challenge",
         description: "Challenge someone, or taflbot, to a game.",
@@ -305,6 +305,25 @@ const ROWS: [Spec; 36] = [
                 quiet: a.text("quiet")?.filter(|t| !t.trim().is_empty()),
                 zone: a.text("zone")?.filter(|t| !t.trim().is_empty()),
             }))
+        },
+        ..ROW
+    },
+    Spec {
+        name: "theme",
+        description: "The colours of your pictures: classic, contrast or colour-blind.",
+        more: "classic is wood and ivory; contrast is black, white and strong colours, for small screens; colour-blind uses colours that every common kind of colour blindness tells apart. Your theme is used for the pictures made for you (a board you ask for, a review's chart, a record's GIF). A server's managers add server:true to make it the default of the server's game threads and of everyone who chose none. Without options: your theme and the server's.",
+        options: &[
+            opt("set", "classic, contrast or colour-blind", Kind::Theme),
+            opt("server", "Managers: make it the default of this server's game threads", Kind::Flag),
+        ],
+        guild_only: false,
+        read: |a| {
+            let server = a.flag("server")?;
+            let theme = a.theme("set")?;
+            if server && theme.is_none() {
+                return Err(a.missing("set"));
+            }
+            Ok(Command::Theme { theme, server })
         },
         ..ROW
     },

@@ -327,7 +327,8 @@ fn join_and(items: &[String]) -> String {
     }
 }
 
-fn capitalise(s: &str) -> String {
+/// The text with its first letter a capital.
+pub fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),

@@ -259,6 +259,14 @@ impl Variant {
         }
     }
 
+    /// The side as a sentence names it: "the attackers", "the defenders", but "Gold" and "Red".
+    pub fn the_side(&self, side: Side) -> String {
+        match self.family {
+            Family::SaveTheStandard => self.side_name(side).to_string(),
+            _ => format!("the {}", self.side_name(side)),
+        }
+    }
+
     /// "the defenders' turn", "Gold's turn".
     pub fn turn_phrase(&self, side: Side) -> &'static str {
         match (self.family, side) {

@@ -55,6 +55,7 @@ pub mod shown;
 mod takeback;
 mod teams;
 pub mod text;
+mod themes;
 mod thinking;
 mod tournaments;
 mod vacation;
@@ -92,6 +93,7 @@ pub use teams::{
     MAX_TEAM_GAMES, MAX_TEAM_GAMES_STARTED, MAX_TURN_MOVES, MAX_WINDOW_HOURS, MIN_WINDOW_HOURS,
     RECORD_SHOWN, TALLY_SHOWN,
 };
+pub use themes::ThemeSetting;
 pub use thinking::{HINT_MEMORY, HINT_PAUSE, HINT_QUEUE, HINT_SHARE};
 pub use tournaments::Status as TournamentStatus;
 pub use tournaments::{

@@ -5,7 +5,6 @@ use super::finish::Ending;
 use super::load::Loaded;
 use super::{News, Person, Played, Service, ServiceError};
 use crate::notation::{canonical, read_move};
-use crate::render::Theme;
 use crate::rules::{write_position, Game, Side};
 
 /// What a turn's step stores: a move in canonical text, or the end of a chain.
@@ -122,7 +121,7 @@ impl Service {
     /// The board of `loaded` after a move that is stored already: a picture that cannot be made
     /// leaves the news without one.
     async fn picture_or_none(&self, loaded: &Loaded) -> Vec<u8> {
-        match self.picture(loaded, false, Theme::Classic).await {
+        match self.picture(loaded, false, loaded.row.thread_theme()).await {
             Ok(png) => png,
             Err(e) => {
                 tracing::error!(game = loaded.row.id, error = %e, "no picture after a move");

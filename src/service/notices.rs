@@ -51,9 +51,11 @@ pub enum News {
         by: Person,
         turn: String,
     },
-    /// The opponent agreed: the turn is taken back.
+    /// The opponent agreed: the asker's last turn is taken back, and with it the opponent's
+    /// reply if one came after it (`turns`: 1 or 2).
     TakebackAccepted {
         by: Person,
+        turns: u8,
     },
     TakebackDeclined {
         by: Person,
@@ -186,7 +188,11 @@ impl News {
             News::TakebackAsked { by, turn } => {
                 (NoticeKind::TakebackAsked, Some(by), Some(turn.into()))
             }
-            News::TakebackAccepted { by } => (NoticeKind::TakebackAccepted, Some(by), None),
+            News::TakebackAccepted { by, turns } => (
+                NoticeKind::TakebackAccepted,
+                Some(by),
+                Some(turns.to_string().into()),
+            ),
             News::TakebackDeclined { by } => (NoticeKind::TakebackDeclined, Some(by), None),
             News::Forecast { by, text } => (NoticeKind::Forecast, Some(by), Some(text.into())),
             News::MoreTime { by, days } => (
@@ -348,7 +354,11 @@ impl Notice {
             (NoticeKind::Reminder, Some(to), _) => News::Reminder { to },
             (NoticeKind::Timeout, Some(late), _) => News::Timeout { late },
             (NoticeKind::TakebackAsked, Some(by), Some(turn)) => News::TakebackAsked { by, turn },
-            (NoticeKind::TakebackAccepted, Some(by), _) => News::TakebackAccepted { by },
+            // A notice kept before the count was: one turn.
+            (NoticeKind::TakebackAccepted, Some(by), turns) => News::TakebackAccepted {
+                by,
+                turns: turns.and_then(|t| t.parse().ok()).unwrap_or(1),
+            },
             (NoticeKind::TakebackDeclined, Some(by), _) => News::TakebackDeclined { by },
             (NoticeKind::Forecast, Some(by), Some(text)) => News::Forecast { by, text },
             (NoticeKind::MoreTime, Some(by), Some(days)) => match days.parse() {

@@ -13,7 +13,7 @@ use sqlx::{AnyConnection, FromRow};
 use super::rows::{Flag, GameResult, GameRow, VariantId};
 use super::{Person, Scope, Service, ServiceError, DAY};
 use crate::rating::{self, Rating};
-use crate::render::{rating_chart, Series, Theme};
+use crate::render::{rating_chart, Series};
 use crate::rules::{BySide, Side, Variant};
 
 /// The most rated results one pair of players has counted in a pool in any 24 hours.
@@ -453,8 +453,13 @@ impl Service {
     }
 
     /// The chart of a profile's ratings over time (the variants most played first), or `None`
-    /// before the player's first rated game. Drawn on the blocking pool.
-    pub async fn rating_chart(&self, profile: &Profile) -> Result<Option<Vec<u8>>, ServiceError> {
+    /// before the player's first rated game, in the theme of `viewer`. Drawn on the blocking
+    /// pool.
+    pub async fn rating_chart(
+        &self,
+        viewer: &Person,
+        profile: &Profile,
+    ) -> Result<Option<Vec<u8>>, ServiceError> {
         let title = format!("Ratings of {}", profile.player.name);
         let lines: Vec<(&'static str, Vec<(i64, f64)>)> = profile
             .standings
@@ -465,12 +470,13 @@ impl Service {
         if lines.is_empty() {
             return Ok(None);
         }
+        let theme = self.theme_for(viewer).await?;
         self.cpu(move |_| {
             let series: Vec<Series> = lines
                 .iter()
                 .map(|(label, points)| Series { label, points })
                 .collect();
-            rating_chart(&title, &series, Theme::Classic)
+            rating_chart(&title, &series, theme)
         })
         .await
     }

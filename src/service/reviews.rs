@@ -12,7 +12,7 @@ use super::{GameView, Person, Service, ServiceError};
 use crate::engine::review::{budget_for, review, Curve, Mark, Review, ReviewedTurn, MOST_TURNS};
 use crate::engine::weights::fnv;
 use crate::engine::{net, Eval};
-use crate::render::{review_chart, Theme};
+use crate::render::review_chart;
 use crate::rules::{Side, Variant};
 
 /// A game's review, with the game it is of.
@@ -127,8 +127,12 @@ impl Service {
     }
 
     /// The chart of a review: the defenders' chance over the game, the marked turns as dots.
-    /// Drawn on the blocking pool.
-    pub async fn review_chart(&self, r: &GameReview) -> Result<Option<Vec<u8>>, ServiceError> {
+    /// Drawn on the blocking pool, in the theme of `viewer`.
+    pub async fn review_chart(
+        &self,
+        viewer: &Person,
+        r: &GameReview,
+    ) -> Result<Option<Vec<u8>>, ServiceError> {
         let title = format!(
             "Game #{}: the winning chance of {}",
             r.game.id,
@@ -143,7 +147,8 @@ impl Service {
             .filter_map(|(i, t)| Some((i + 1, t.mark? as u8)))
             .collect();
         let first = r.review.first;
-        self.cpu(move |_| review_chart(&title, first, &chances, &marked, Theme::Classic))
+        let theme = self.theme_for(viewer).await?;
+        self.cpu(move |_| review_chart(&title, first, &chances, &marked, theme))
             .await
     }
 

@@ -319,7 +319,8 @@ pub const GAME_SELECT: &str =
         (SELECT before FROM rating_changes WHERE game_id = g.id AND player = g.defender) AS defender_before,
         (SELECT after FROM rating_changes WHERE game_id = g.id AND player = g.defender) AS defender_after,
         t2.guild AS second_guild, t2.side AS second_side, t2.channel AS second_channel,
-        t2.thread AS second_thread
+        t2.thread AS second_thread,
+        (SELECT theme FROM server_settings WHERE guild = g.guild) AS thread_theme
      FROM games g JOIN players pa ON pa.id = g.attacker JOIN players pd ON pd.id = g.defender
      LEFT JOIN team_sides t2 ON t2.game_id = g.id AND t2.guild != g.guild";
 
@@ -396,9 +397,20 @@ pub struct GameRow {
     pub second_side: Option<String>,
     pub second_channel: Option<String>,
     pub second_thread: Option<String>,
+    /// The default theme of the server the game is played in, for its thread's pictures.
+    pub thread_theme: Option<String>,
 }
 
 impl GameRow {
+    /// The theme of the pictures posted in the game's thread: its server's default, else
+    /// classic.
+    pub fn thread_theme(&self) -> crate::render::Theme {
+        self.thread_theme
+            .as_deref()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(crate::render::Theme::Classic)
+    }
+
     /// A game between two servers: the second server's place.
     pub fn second(&self) -> Option<SecondPlace> {
         Some(SecondPlace {

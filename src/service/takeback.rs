@@ -8,7 +8,6 @@ use sqlx::AnyConnection;
 use super::load::{play_moves, Loaded};
 use super::rows::GameStatus;
 use super::{GameNews, News, Person, Played, Service, ServiceError};
-use crate::render::Theme;
 use crate::rules::write_position;
 
 /// What asking for a takeback did.
@@ -46,18 +45,20 @@ impl Service {
             }
             None => {}
         }
-        let (cut, turn) = self
+        let (cut, turn, turns) = self
             .last_turn(&mut tx, &loaded, me)
             .await?
             .ok_or(ServiceError::NothingToTakeBack(game))?;
         if loaded.row.bot().is_some() {
             self.take_back(&mut tx, &mut loaded, cut).await?;
             tx.commit().await?;
-            let png = self.picture(&loaded, false, Theme::Classic).await?;
+            let png = self
+                .picture(&loaded, false, loaded.row.thread_theme())
+                .await?;
             let bot = loaded.row.player(seat.other());
             return Ok(Takeback::TakenBack(Played {
                 view: loaded.view(),
-                news: News::TakebackAccepted { by: bot },
+                news: News::TakebackAccepted { by: bot, turns },
                 png,
                 forecast: Vec::new(),
             }));
@@ -97,16 +98,21 @@ impl Service {
         asker: i64,
         who: &Person,
     ) -> Result<Played, ServiceError> {
-        let (cut, _) = self
+        let (cut, _, turns) = self
             .last_turn(&mut tx, &loaded, asker)
             .await?
             .ok_or(ServiceError::NothingToTakeBack(loaded.row.id))?;
         self.take_back(&mut tx, &mut loaded, cut).await?;
         tx.commit().await?;
-        let png = self.picture(&loaded, false, Theme::Classic).await?;
+        let png = self
+            .picture(&loaded, false, loaded.row.thread_theme())
+            .await?;
         Ok(Played {
             view: loaded.view(),
-            news: News::TakebackAccepted { by: who.clone() },
+            news: News::TakebackAccepted {
+                by: who.clone(),
+                turns,
+            },
             png,
             forecast: Vec::new(),
         })
@@ -162,7 +168,7 @@ impl Service {
         conn: &mut AnyConnection,
         loaded: &Loaded,
         me: i64,
-    ) -> Result<Option<(i64, Vec<String>)>, ServiceError> {
+    ) -> Result<Option<(i64, Vec<String>, u8)>, ServiceError> {
         let moves: Vec<(i64, String, i64)> = sqlx::query_as(
             "SELECT ply, text, player FROM moves WHERE game_id = $1 ORDER BY ply DESC",
         )
@@ -179,7 +185,9 @@ impl Service {
             return Ok(None);
         };
         let turn = mine.iter().rev().map(|m| m.1.clone()).collect();
-        Ok(Some((first.0, turn)))
+        // The opponent's reply after that turn goes with it.
+        let replied = moves.first().is_some_and(|m| m.2 != me);
+        Ok(Some((first.0, turn, 1 + u8::from(replied))))
     }
 
     /// Deletes the steps from ply `cut` on and stores the game as the rest replays: the player

@@ -4,7 +4,7 @@
 use super::load::Loaded;
 use super::{text, Exported, GameSummary, GameView, Imported, Person, Service, ServiceError};
 use crate::notation::write_record;
-use crate::render::{Scene, Theme};
+use crate::render::Scene;
 use crate::rules::{BySide, Variant};
 
 impl Service {
@@ -19,7 +19,8 @@ impl Service {
         let mut conn = self.pool.acquire().await?;
         let loaded = self.load(&mut conn, id).await?;
         drop(conn);
-        self.picture(&loaded, false, Theme::Classic).await
+        let theme = loaded.row.thread_theme();
+        self.picture(&loaded, false, theme).await
     }
 
     /// Records the thread of the place `view` is shown in (the game's, or in a game between two
@@ -86,7 +87,8 @@ impl Service {
         flip: bool,
     ) -> Result<(GameView, Vec<u8>), ServiceError> {
         let loaded = self.meant(who, id, channel).await?;
-        let png = self.picture(&loaded, flip, Theme::Classic).await?;
+        let theme = self.theme_for(who).await?;
+        let png = self.picture(&loaded, flip, theme).await?;
         Ok((loaded.view(), png))
     }
 
@@ -131,10 +133,11 @@ impl Service {
             defenders: d,
         } = loaded.row.players();
         let game = loaded.game;
+        let theme = self.theme_for(who).await?;
         let gif = self
             .cpu(move |renderer| {
                 renderer
-                    .gif_within(&game, Theme::Classic, false, Some([a.name, d.name]), room)
+                    .gif_within(&game, theme, false, Some([a.name, d.name]), room)
                     .ok()
             })
             .await?;
@@ -146,11 +149,16 @@ impl Service {
         })
     }
 
-    /// A variant's start position as a picture.
-    pub async fn start_picture(&self, v: &'static Variant) -> Result<Vec<u8>, ServiceError> {
+    /// A variant's start position as a picture, in the theme of `who`.
+    pub async fn start_picture(
+        &self,
+        who: &Person,
+        v: &'static Variant,
+    ) -> Result<Vec<u8>, ServiceError> {
+        let theme = self.theme_for(who).await?;
         self.cpu(move |renderer| {
             let game = crate::rules::Game::new(v);
-            renderer.png(&Scene::game(&game), Theme::Classic)
+            renderer.png(&Scene::game(&game), theme)
         })
         .await
     }
@@ -158,9 +166,10 @@ impl Service {
     /// Reads a game written as a plain move list (aagenielsen.dk's form), checking every move and
     /// capture: its record, a GIF of it (unless it would pass `max_bytes`), the final board and a
     /// sentence on where it stands. Nothing is stored. A list of more than [`MAX_IMPORT_MOVES`]
-    /// moves is refused before any work.
+    /// moves is refused before any work. The pictures are in the theme of `who`.
     pub async fn import(
         &self,
+        who: &Person,
         v: &'static Variant,
         moves: &str,
         max_bytes: usize,
@@ -173,6 +182,7 @@ impl Service {
             });
         }
         let moves = moves.to_string();
+        let theme = self.theme_for(who).await?;
         self.cpu(move |renderer| {
             let game = crate::notation::import_moves(v, &moves).map_err(ServiceError::BadImport)?;
             let summary =
@@ -180,9 +190,9 @@ impl Service {
             Ok(Imported {
                 record: write_record(&game, &[]),
                 gif: renderer
-                    .gif_within(&game, Theme::Classic, false, None, max_bytes)
+                    .gif_within(&game, theme, false, None, max_bytes)
                     .ok(),
-                png: renderer.png(&Scene::game(&game), Theme::Classic),
+                png: renderer.png(&Scene::game(&game), theme),
                 summary,
             })
         })

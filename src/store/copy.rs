@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, AnyPool, Row, ValueRef};
 use super::{begin_write, Engine, StoreError};
 
 /// The tables, in an order in which every row's references are already there.
-pub const TABLES: [&str; 23] = [
+pub const TABLES: [&str; 24] = [
     "players",
     "tournaments",
     "tournament_players",
@@ -31,6 +31,7 @@ pub const TABLES: [&str; 23] = [
     "team_votes",
     "team_homes",
     "team_challenges",
+    "server_settings",
 ];
 
 /// The tables with an identity column `id`, whose next value follows the rows copied.

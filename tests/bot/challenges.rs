@@ -17,6 +17,48 @@ async fn service(url: &str) -> (Service, Arc<TestClock>) {
     service_at(url, T0).await
 }
 
+/// Save the Standard's sides are Red and Gold in every message of a game: the challenge, the
+/// game's news and its pictures' headers.
+#[tokio::test]
+async fn save_the_standard_names_its_sides_red_and_gold_from_the_challenge_on() {
+    let (svc, _) = service(":memory:").await;
+    let c = svc
+        .challenge(
+            &alice(),
+            &bob(),
+            "standard-7",
+            SideChoice::Attackers,
+            None,
+            Some("chan"),
+        )
+        .await
+        .unwrap();
+    let said = text::challenge_made(&c, &Plain);
+    assert!(said.contains(": alice plays Red, "), "{said}");
+    assert!(!said.contains("attackers"), "{said}");
+    let view = svc.accept(&bob(), Some(c.id), None).await.unwrap();
+    let begun = text::news(&taflbot::service::News::Started, &view, &Plain);
+    assert!(
+        !begun.contains("attackers") && !begun.contains("defenders"),
+        "{begun}"
+    );
+    assert!(begun.contains("Red") && begun.contains("Gold"), "{begun}");
+    // A challenge of the other kind keeps its own words.
+    let c = svc
+        .challenge(
+            &carol(),
+            &bob(),
+            "brandubh",
+            SideChoice::Defenders,
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+    let said = text::challenge_made(&c, &Plain);
+    assert!(said.contains(": carol plays the defenders, "), "{said}");
+}
+
 #[tokio::test]
 async fn a_challenge_accepted_becomes_a_game_that_is_played() {
     let (svc, _) = service(":memory:").await;

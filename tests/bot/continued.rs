@@ -170,7 +170,7 @@ async fn a_review_of_a_continued_game_leaves_the_record_out() {
         every.contains(&format!("\n11... defenders {}", played[1])),
         "{every}"
     );
-    let chart = svc.review_chart(&r).await.unwrap().unwrap();
+    let chart = svc.review_chart(&alice(), &r).await.unwrap().unwrap();
     assert_eq!(&chart[1..4], b"PNG");
     // Read back the same; a review stored before the record was left out is made again.
     let again = svc.review(&bob(), Some(id), None).await.unwrap();

@@ -39,6 +39,7 @@ mod sql;
 mod support;
 mod takeback;
 mod teams;
+mod themes;
 mod tournaments;
 mod vacation;
 mod versus_bot;

@@ -393,7 +393,11 @@ async fn a_profile_counts_results_by_side_and_draws_the_ratings() {
 
     // The chart: a picture of the size declared, in the classic theme's frame colour, with the
     // first line's colour on it.
-    let png = svc.rating_chart(&p).await.unwrap().expect("a chart");
+    let png = svc
+        .rating_chart(&p.player, &p)
+        .await
+        .unwrap()
+        .expect("a chart");
     let img = image::load_from_memory(&png).unwrap().to_rgb8();
     assert_eq!(img.dimensions(), taflbot::render::CHART_SIZE);
     let colours = taflbot::render::Theme::Classic.colours();
@@ -403,7 +407,11 @@ async fn a_profile_counts_results_by_side_and_draws_the_ratings() {
     assert!(on_line > 200, "{on_line} pixels of the line's colour");
     // No rated game: no chart.
     let nobody = svc.profile(&Person::new("u9", "nobody")).await.unwrap();
-    assert!(svc.rating_chart(&nobody).await.unwrap().is_none());
+    assert!(svc
+        .rating_chart(&nobody.player, &nobody)
+        .await
+        .unwrap()
+        .is_none());
     assert!(text::profile(&nobody, &Plain).contains("has not played"));
 }
 

@@ -131,7 +131,7 @@ async fn the_move_that_let_the_king_out_is_a_blunder_with_the_better_turn_named(
     );
     assert!(said.contains("??"), "{said}");
     assert!(said.chars().count() <= 2000);
-    let chart = svc.review_chart(&r).await.unwrap().unwrap();
+    let chart = svc.review_chart(&alice(), &r).await.unwrap().unwrap();
     assert_eq!(&chart[1..4], b"PNG");
 
     // Asked again, it is read back, the same.

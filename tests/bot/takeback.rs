@@ -62,7 +62,13 @@ async fn a_takeback_agreed_undoes_the_turn_and_the_reply_since() {
         .accept_takeback(&alice(), Some(game), None)
         .await
         .unwrap();
-    assert_eq!(played.news, News::TakebackAccepted { by: alice() });
+    assert_eq!(
+        played.news,
+        News::TakebackAccepted {
+            by: alice(),
+            turns: 2
+        }
+    );
     assert_eq!(stored_moves(&svc, game).await, vec!["d1-d3"]);
     let view = played.view;
     assert_eq!(view.turns, 1);
@@ -171,15 +177,45 @@ async fn the_bot_agrees_at_once() {
     svc.play(&alice(), Some(view.id), None, "d1-d3")
         .await
         .unwrap();
-    // Whether or not the bot has answered yet, alice's turn is taken back at once.
+    // Before the bot answers, alice's turn alone is taken back, at once.
     let Takeback::TakenBack(played) = svc.takeback(&alice(), Some(view.id), None).await.unwrap()
     else {
         panic!("the bot agrees at once")
     };
-    assert_eq!(played.news, News::TakebackAccepted { by: bot });
+    assert_eq!(
+        played.news,
+        News::TakebackAccepted {
+            by: bot.clone(),
+            turns: 1
+        }
+    );
     assert_eq!(played.view.turns, 0);
     assert_eq!(played.view.waiting_for, Some(alice()));
     assert!(stored_moves(&svc, view.id).await.is_empty());
+    // After its reply, both turns go, and the sentence says so.
+    svc.play(&alice(), Some(view.id), None, "d1-d3")
+        .await
+        .unwrap();
+    svc.bot_turn(view.id)
+        .await
+        .unwrap()
+        .expect("the bot's reply");
+    assert_eq!(stored_moves(&svc, view.id).await.len(), 2);
+    let Takeback::TakenBack(played) = svc.takeback(&alice(), Some(view.id), None).await.unwrap()
+    else {
+        panic!("the bot agrees at once")
+    };
+    assert_eq!(played.news, News::TakebackAccepted { by: bot, turns: 2 });
+    assert!(stored_moves(&svc, view.id).await.is_empty());
+    assert_eq!(played.view.waiting_for, Some(alice()));
+    let said =
+        taflbot::service::text::news(&played.news, &played.view, &taflbot::service::text::Plain);
+    assert!(
+        said.starts_with(
+            "taflbot agreed: alice's last turn and the reply to it are taken back (two turns)."
+        ),
+        "{said}"
+    );
 }
 
 // ----- on Discord, end to end -----

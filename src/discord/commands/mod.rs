@@ -19,7 +19,9 @@ use super::button::Button;
 use super::post::{Reply, Responder};
 use super::style::DiscordStyle;
 use super::{Bot, Error};
-use crate::commands::{self, Caller, Command, Kind, Spec, Value, COMMANDS, FORMATS, SIDES, SWITCH};
+use crate::commands::{
+    self, Caller, Command, Kind, Spec, Value, COMMANDS, FORMATS, SIDES, SWITCH, THEMES,
+};
 use crate::service::text::{self, sentence, Style};
 use crate::service::{Person, Scope, Service, ServiceError};
 
@@ -185,6 +187,7 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
         Kind::Side => SIDES.iter().map(|s| s.as_str()).collect(),
         Kind::Switch => SWITCH.to_vec(),
         Kind::Format => FORMATS.iter().map(|f| f.typed()).collect(),
+        Kind::Theme => THEMES.iter().map(|t| t.name()).collect(),
         _ => Vec::new(),
     };
     let choices: Vec<_> = names
@@ -206,7 +209,12 @@ fn parameter(o: &'static crate::commands::Opt) -> poise::CommandParameter<Arc<Bo
         type_setter: Some(match o.kind {
             Kind::Text if o.name == "name" => name,
             Kind::Text | Kind::Variant | Kind::Move => text,
-            Kind::Game | Kind::Challenge | Kind::Side | Kind::Switch | Kind::Format => integer,
+            Kind::Game
+            | Kind::Challenge
+            | Kind::Side
+            | Kind::Switch
+            | Kind::Format
+            | Kind::Theme => integer,
             Kind::Tournament | Kind::Puzzle => page,
             Kind::Count => count,
             Kind::Hour => hour,
@@ -509,6 +517,7 @@ fn options(
                     | Kind::Page
                     | Kind::Switch
                     | Kind::Format
+                    | Kind::Theme
                     | Kind::Tournament
                     | Kind::Puzzle
                     | Kind::Hour

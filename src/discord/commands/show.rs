@@ -205,6 +205,7 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             c.answer(Reply::private(said)).await
         }
         Answer::Notify(hours) => c.answer(Reply::private(text::notify(&hours, STYLE))).await,
+        Answer::Theme(setting) => c.answer(Reply::private(text::theme(&setting, STYLE))).await,
         Answer::Forecasts(list) => {
             c.answer(Reply::private(text::forecasts(&list, STYLE)))
                 .await

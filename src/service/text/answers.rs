@@ -11,7 +11,16 @@ pub fn challenge_made(c: &Challenge, s: &dyn Style) -> String {
     let v = c.variant;
     let sides = match c.side {
         SideChoice::Random => "sides drawn by lot".to_string(),
-        side => format!("{} plays the {}", s.name(&c.challenger), side.as_str()),
+        SideChoice::Attackers => format!(
+            "{} plays {}",
+            s.name(&c.challenger),
+            v.the_side(Side::Attackers)
+        ),
+        SideChoice::Defenders => format!(
+            "{} plays {}",
+            s.name(&c.challenger),
+            v.the_side(Side::Defenders)
+        ),
     };
     let sides = match c.continued {
         Some(n) => format!("continuing a game after its first {n} moves, {sides}"),
@@ -267,6 +276,43 @@ pub fn notify(h: &crate::service::Hours, s: &dyn Style) -> String {
     )
 }
 
+/// Where the themes stand: the caller's, and the server's default.
+pub fn theme(t: &crate::service::ThemeSetting, s: &dyn Style) -> String {
+    use crate::render::Theme;
+    let server = t.server.unwrap_or(Theme::Classic);
+    let first = if t.set_server {
+        format!(
+            "This server's game threads are drawn in {} ({}) now, and so are the pictures of everyone who chose no theme.",
+            s.strong(server.name()),
+            server.about()
+        )
+    } else {
+        let theirs = t.theirs();
+        let why = match (t.mine, t.in_server) {
+            (Some(_), _) => "your choice",
+            (None, true) => "this server's default",
+            (None, false) => "the default",
+        };
+        format!(
+            "Your pictures are drawn in {} ({}), {why}.",
+            s.strong(theirs.name()),
+            theirs.about()
+        )
+    };
+    let threads = if t.in_server && !t.set_server {
+        format!(
+            "\nThis server's game threads are drawn in {}.",
+            s.strong(server.name())
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{first}{threads}\n{} changes it.",
+        s.code("/theme set:classic|contrast|colour-blind")
+    )
+}
+
 /// The daily digest: the games waiting for the player, the least time left first.
 pub fn digest(d: &crate::service::Digest, s: &dyn Style) -> String {
     let lines = d.games.iter().map(|(g, place)| {
@@ -382,10 +428,10 @@ pub fn gif_too_large(limit: usize) -> String {
 pub fn imported(v: &Variant, moves: usize, outcome: Option<Outcome>, to_move: Side) -> String {
     let state = match outcome {
         Some(o) => match o.winner {
-            Some(side) => format!("the {} won: {}", v.side_name(side), reason_text(o.reason)),
+            Some(side) => format!("{} won: {}", v.the_side(side), reason_text(o.reason)),
             None => format!("a draw: {}", reason_text(o.reason)),
         },
-        None => format!("the {} to move", v.side_name(to_move)),
+        None => format!("{} to move", v.the_side(to_move)),
     };
     format!(
         "{moves} moves of {} replayed, every move and capture checked; {state}.",

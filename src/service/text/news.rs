@@ -90,13 +90,13 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
                 defenders: d,
             } = &view.players;
             format!(
-                "Game #{}: {}. {} plays the {}, {} the {}. {}.",
+                "Game #{}: {}. {} plays {}, {} {}. {}.",
                 view.id,
                 s.strong(view.variant.name),
                 s.mention(a),
-                view.variant.side_name(Side::Attackers),
+                view.variant.the_side(Side::Attackers),
                 s.mention(d),
-                view.variant.side_name(Side::Defenders),
+                view.variant.the_side(Side::Defenders),
                 deadline(view.deadline, s)
             )
         }
@@ -145,11 +145,17 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
                 s.mention(other)
             )
         }
-        News::TakebackAccepted { by } => {
-            format!(
-                "{} agreed: the last turn is taken back. {status}",
-                s.name(by)
-            )
+        News::TakebackAccepted { by, turns } => {
+            let what = if *turns > 1 {
+                let asker = view.opponent_of(by);
+                format!(
+                    "{}'s last turn and the reply to it are taken back (two turns)",
+                    s.name(asker)
+                )
+            } else {
+                "the last turn is taken back".to_string()
+            };
+            format!("{} agreed: {what}. {status}", s.name(by))
         }
         News::TakebackDeclined { by } => format!(
             "{} declined to take back the last turn in game #{}.",

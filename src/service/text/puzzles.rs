@@ -11,10 +11,10 @@ fn task(p: &PuzzleView) -> String {
         n => format!("in {n} moves"),
     };
     format!(
-        "{}, {}: the {} to move win {moves}",
+        "{}, {}: {} to move win {moves}",
         p.variant.name,
         p.theme.name(),
-        p.variant.side_name(p.solver)
+        p.variant.the_side(p.solver)
     )
 }
 
@@ -58,8 +58,8 @@ pub fn solve_step(step: &SolveStep, s: &dyn Style) -> String {
         Solving::Right { reply } => {
             let left = p.solver_moves - p.found;
             format!(
-                "{played} is right. The {} answer {}. {left} more {} to find. {}",
-                p.variant.side_name(p.solver.other()),
+                "{played} is right. {} answer {}. {left} more {} to find. {}",
+                crate::render::capitalise(&p.variant.the_side(p.solver.other())),
                 s.code(reply),
                 if left == 1 { "move" } else { "moves" },
                 how_to_answer(s)

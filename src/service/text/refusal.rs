@@ -155,7 +155,7 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         NoVacationLeft { days } => format!(
             "your vacation days for this year are used up ({days} a year); they come again on 1 January"
         ),
-        NotInServer => "leaderboards, tournaments and daily puzzles belong to servers: ask in a server's channel".into(),
+        NotInServer => "leaderboards, tournaments, daily puzzles and a server's theme belong to servers: ask in a server's channel".into(),
         NoRatings(None) => "nobody here has a rating yet: rated games make them".into(),
         NoRatings(Some(v)) => format!("nobody here has a rating in {} yet", v.name),
         NoGameWaiting => "no game is waiting for your move".into(),

@@ -36,9 +36,9 @@ fn turn_line(index: usize, t: &ReviewedTurn, variant: &Variant) -> String {
     };
     let mut line = format!(
         "{number} {} {}{mark} ({} {} → {})",
-        variant.side_name(t.side).to_lowercase(),
+        variant.side_name(t.side),
         t.played.join(" "),
-        variant.side_name(Side::Defenders).to_lowercase(),
+        variant.side_name(Side::Defenders),
         percent(defenders(t.before)),
         percent(defenders(t.after)),
     );
@@ -64,7 +64,7 @@ pub fn review(r: &GameReview, s: &dyn Style) -> String {
         format!(
             "{} ({}): {accuracy}; {}.",
             s.name(&g.players[side]),
-            g.variant.side_name(side).to_lowercase(),
+            g.variant.side_name(side),
             marks(r.review.marks(side))
         )
     };
@@ -148,8 +148,8 @@ pub fn review_turns(r: &Review, variant: &Variant) -> String {
                 format!("accuracy {a:.0} %")
             });
         out.push_str(&format!(
-            "The {}: {accuracy}; {}.\n",
-            variant.side_name(side).to_lowercase(),
+            "{}: {accuracy}; {}.\n",
+            crate::render::capitalise(&variant.the_side(side)),
             marks(r.marks(side))
         ));
     }

@@ -9,9 +9,9 @@ use crate::service::{
 /// A team and the side it plays, as a game's start names them.
 fn team_side(view: &GameView, side: Side, s: &dyn Style) -> String {
     format!(
-        "{} the {}",
+        "{} {}",
         s.name(&view.players[side]),
-        view.variant.side_name(side)
+        view.variant.the_side(side)
     )
 }
 
@@ -132,11 +132,7 @@ fn challenge_terms(c: &TeamChallenge, s: &dyn Style) -> String {
     };
     let sides = match side {
         None => "sides drawn by lot".to_string(),
-        Some(side) => format!(
-            "{} plays the {}",
-            s.name(&c.from),
-            c.variant.side_name(side)
-        ),
+        Some(side) => format!("{} plays {}", s.name(&c.from), c.variant.the_side(side)),
     };
     format!(
         "a team game of {} ({sides}, each turn a window of {} {})",

@@ -375,7 +375,17 @@ impl Service {
                 tie_break: format!("{:.2}", l.line.sonneborn_berger as f64 / 4.0),
             })
             .collect();
-        self.cpu(move |_| crosstable(&title, &rows, Theme::Classic))
+        let theme = {
+            let mut conn = self.pool.acquire().await?;
+            let guild = match &self.scope {
+                crate::service::Scope::Server(g) => Some(g.as_str()),
+                _ => None,
+            };
+            self.server_theme(&mut conn, guild)
+                .await?
+                .unwrap_or(Theme::Classic)
+        };
+        self.cpu(move |_| crosstable(&title, &rows, theme))
             .await?
             .ok_or_else(|| ServiceError::Internal("the crosstable could not be drawn".into()))
     }

@@ -7,12 +7,13 @@
 //! when the input ends.
 
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::PathBuf;
 
 use crate::commands::{self, Answer, Caller, Command, Kind, Value};
+use crate::render::{board_text, Glyphs, Scene};
 use crate::service::shown::Shown;
 use crate::service::text::{self, Plain};
-use crate::service::{News, Notice, Person, Service, ServiceError};
+use crate::service::{GameView, News, Notice, Person, Service, ServiceError};
 
 /// The local mode's help: the command table, then how a line is written.
 pub fn help() -> String {
@@ -39,10 +40,57 @@ fn person(name: &str) -> Person {
     Person::new(format!("local:{}", name.to_ascii_lowercase()), name)
 }
 
+/// A line without its comment: a `#` that begins a word ends the line (`alice move d1-d3 # the
+/// first move`), as in a shell script; `#` inside a word (`#12`, `game:#3`) stays.
+fn without_comment(line: &str) -> &str {
+    let mut previous = ' ';
+    for (i, c) in line.char_indices() {
+        if c == '#' && previous.is_whitespace() {
+            let rest = &line[i + 1..];
+            if rest.is_empty() || rest.starts_with(char::is_whitespace) {
+                return line[..i].trim_end();
+            }
+        }
+        previous = c;
+    }
+    line
+}
+
+/// The words of a line: runs of non-space, where double quotes keep spaces inside a word
+/// (`text:"watch the corners"`) and are dropped.
+fn words_of(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
 /// Reads `<user> <command> [words] [name:value ...]` into who and the command. A command may be
-/// named by an alias of its row, of one word or two (`withdraw`, `decline draw`).
+/// named by an alias of its row, of one word or two (`withdraw`, `decline draw`). A text option
+/// takes the words up to the next `name:` of the command (`note text:watch the corners`), or a
+/// quoted run (`text:"a: b"`); a `#` word begins a comment.
 pub fn parse_line(line: &str) -> Result<(Person, Command), ServiceError> {
-    let mut parts = line.split_whitespace();
+    let all = words_of(without_comment(line));
+    let mut parts = all.iter().map(String::as_str);
     let user = parts.next().unwrap_or_default();
     let name = parts
         .next()
@@ -74,20 +122,31 @@ pub fn parse_line(line: &str) -> Result<(Person, Command), ServiceError> {
     };
     let mut given: Vec<(String, Value)> = Vec::new();
     let mut free = Vec::new();
+    // The text option being written: the words after it are its own, up to the next option.
+    let mut writing: Option<usize> = None;
     for word in words {
-        match word.split_once(':') {
-            Some((option, v))
-                if !option.is_empty() && option.chars().all(|c| c.is_ascii_alphabetic()) =>
-            {
-                let option = option.to_ascii_lowercase();
-                let kind = spec
-                    .options
-                    .iter()
-                    .find(|o| o.name == option)
-                    .map_or(Kind::Text, |o| o.kind);
-                given.push((option, value(kind, v)));
+        let named = word.split_once(':').filter(|(option, _)| {
+            !option.is_empty() && option.chars().all(|c| c.is_ascii_alphabetic())
+        });
+        let known = named.and_then(|(option, _)| {
+            spec.options
+                .iter()
+                .find(|o| o.name.eq_ignore_ascii_case(option))
+        });
+        match (named, known, writing) {
+            (_, None, Some(i)) => {
+                if let Value::Text(text) = &mut given[i].1 {
+                    text.push(' ');
+                    text.push_str(word);
+                }
             }
-            _ => match spec
+            (Some((option, v)), _, _) => {
+                let option = option.to_ascii_lowercase();
+                let kind = known.map_or(Kind::Text, |o| o.kind);
+                given.push((option, value(kind, v)));
+                writing = (kind == Kind::Text).then(|| given.len() - 1);
+            }
+            (None, _, _) => match spec
                 .options
                 .iter()
                 .find(|o| o.kind == Kind::Flag && o.name.eq_ignore_ascii_case(word))
@@ -123,25 +182,50 @@ pub fn parse_line(line: &str) -> Result<(Person, Command), ServiceError> {
     Ok((person(user), Command::parse(spec.name, &given)?))
 }
 
+/// What a local session keeps: where pictures go, and how a board is written as text.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub images: PathBuf,
+    pub glyphs: Glyphs,
+}
+
+impl Session {
+    /// A session whose pictures go to `images`, boards in Unicode signs.
+    pub fn new(images: impl Into<PathBuf>) -> Session {
+        Session {
+            images: images.into(),
+            glyphs: Glyphs::Unicode,
+        }
+    }
+
+    /// Makes the images folder, naming it when it cannot be made.
+    pub fn open(&self) -> std::io::Result<()> {
+        std::fs::create_dir_all(&self.images).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot make the images folder {}: {e}",
+                    self.images.display()
+                ),
+            )
+        })
+    }
+}
+
+/// The greeting at a terminal.
+pub const GREETING: &str = "taflbot local mode. Type `<user> help` for the commands, e.g. `alice challenge @bob variant:brandubh`; end with Ctrl-D.";
+
 /// Runs lines from `input` until it ends, writing replies to `out`.
 pub async fn run(
     service: &Service,
     input: impl BufRead,
     out: &mut impl Write,
-    images: &Path,
+    at: &Session,
     interactive: bool,
 ) -> std::io::Result<()> {
-    std::fs::create_dir_all(images).map_err(|e| {
-        std::io::Error::new(
-            e.kind(),
-            format!("cannot make the images folder {}: {e}", images.display()),
-        )
-    })?;
+    at.open()?;
     if interactive {
-        writeln!(
-            out,
-            "taflbot local mode. Type `<user> help` for the commands; end with Ctrl-D."
-        )?;
+        writeln!(out, "{GREETING}")?;
         write!(out, "> ")?;
         out.flush()?;
     }
@@ -149,26 +233,7 @@ pub async fn run(
     // goes on.
     for line in input.split(b'\n') {
         let line = String::from_utf8_lossy(&line?).into_owned();
-        let trimmed = line.trim();
-        if !trimmed.is_empty() && !trimmed.starts_with('#') {
-            // The sweep writes its notices down; every notice not yet shown is shown, including
-            // those of an earlier run that stopped before showing them.
-            if let Err(e) = service.sweep().await {
-                writeln!(out, "error: {e}")?;
-            }
-            notices(service, out, images).await?;
-            let reply = match parse_line(trimmed) {
-                Ok((who, command)) => execute(service, &who, command, images).await,
-                Err(e) => Err(e),
-            };
-            match reply {
-                Ok(text) => writeln!(out, "{text}")?,
-                Err(e) => writeln!(out, "error: {e}")?,
-            }
-            // What the command left to be told (a tournament's games begun, its standings).
-            notices(service, out, images).await?;
-            bot_turns(service, out, images).await?;
-        }
+        one_line(service, &line, out, at).await?;
         if interactive {
             write!(out, "> ")?;
             out.flush()?;
@@ -177,10 +242,41 @@ pub async fn run(
     Ok(())
 }
 
+/// Runs one line (nothing for an empty line or a comment), writing its reply and what it left
+/// to be told to `out`.
+pub async fn one_line(
+    service: &Service,
+    line: &str,
+    out: &mut impl Write,
+    at: &Session,
+) -> std::io::Result<()> {
+    let trimmed = without_comment(line.trim());
+    if trimmed.is_empty() {
+        return Ok(());
+    }
+    // The sweep writes its notices down; every notice not yet shown is shown, including those
+    // of an earlier run that stopped before showing them.
+    if let Err(e) = service.sweep().await {
+        writeln!(out, "error: {e}")?;
+    }
+    notices(service, out, at).await?;
+    let reply = match parse_line(trimmed) {
+        Ok((who, command)) => execute(service, &who, command, at).await,
+        Err(e) => Err(e),
+    };
+    match reply {
+        Ok(text) => writeln!(out, "{text}")?,
+        Err(e) => writeln!(out, "error: {e}")?,
+    }
+    // What the command left to be told (a tournament's games begun, its standings).
+    notices(service, out, at).await?;
+    bot_turns(service, out, at).await
+}
+
 /// Shows every kept notice not yet shown, oldest first.
-async fn notices(service: &Service, out: &mut impl Write, images: &Path) -> std::io::Result<()> {
+async fn notices(service: &Service, out: &mut impl Write, at: &Session) -> std::io::Result<()> {
     for notice in service.claim_notices().await.unwrap_or_default() {
-        writeln!(out, "{}", shown_notice(service, &notice, images).await)?;
+        writeln!(out, "{}", shown_notice(service, &notice, at).await)?;
         let _ = service.delivered(notice.id).await;
     }
     Ok(())
@@ -188,20 +284,20 @@ async fn notices(service: &Service, out: &mut impl Write, images: &Path) -> std:
 
 /// A kept notice as the local mode shows it, in the words Discord posts: a game's news with its
 /// board saved, or a tournament's standings with its crosstable saved.
-async fn shown_notice(service: &Service, notice: &Notice, images: &Path) -> String {
-    let said = shown_text(service, notice, images).await;
-    format!("[{}] {said}", notice.kind)
+async fn shown_notice(service: &Service, notice: &Notice, at: &Session) -> String {
+    shown_text(service, notice, at).await
 }
 
 /// What a kept notice says, its picture saved.
-async fn shown_text(service: &Service, notice: &Notice, images: &Path) -> String {
+async fn shown_text(service: &Service, notice: &Notice, at: &Session) -> String {
     match service.notice_shown(notice).await {
         Ok(Shown::Game(g)) => {
             let said = g.text(&Plain);
             match &g.board {
                 Some(png) => {
                     let name = format!("game-{}-{}.png", g.view.id, g.view.turns);
-                    format!("{said}\n{}", save(images, &name, png))
+                    let board = board(at, &g.view);
+                    format!("{said}\n{board}{}", save(at, &name, png))
                 }
                 None => said,
             }
@@ -211,7 +307,7 @@ async fn shown_text(service: &Service, notice: &Notice, images: &Path) -> String
             match &t.crosstable {
                 Some(png) => {
                     let name = format!("tournament-{}-{}.png", t.table.view.id, notice.id);
-                    format!("{said}\n{}", save(images, &name, png))
+                    format!("{said}\n{}", save(at, &name, png))
                 }
                 None => said,
             }
@@ -221,12 +317,12 @@ async fn shown_text(service: &Service, notice: &Notice, images: &Path) -> String
 }
 
 /// Plays the bot's turn in every game where it is to move, and shows each with its picture.
-async fn bot_turns(service: &Service, out: &mut impl Write, images: &Path) -> std::io::Result<()> {
+async fn bot_turns(service: &Service, out: &mut impl Write, at: &Session) -> std::io::Result<()> {
     for id in service.bot_games_due().await.unwrap_or_default() {
         match service.bot_turn(id).await {
             Ok(Some(moved)) => {
                 for notice in std::iter::once(moved.notice).chain(moved.forecast) {
-                    writeln!(out, "{}", shown_text(service, &notice, images).await)?;
+                    writeln!(out, "{}", shown_text(service, &notice, at).await)?;
                     let _ = service.delivered(notice.id).await;
                 }
             }
@@ -237,19 +333,50 @@ async fn bot_turns(service: &Service, out: &mut impl Write, images: &Path) -> st
     Ok(())
 }
 
-/// Writes a picture (or a GIF, or a record) and says where it went; a file that cannot be written
-/// is said, not an error (what the command did is already stored).
-fn save(images: &Path, name: &str, bytes: &[u8]) -> String {
-    let path = images.join(name);
+/// Writes a picture (or a GIF) and says where it went, never over an earlier file: a name taken
+/// gets `-2`, `-3`, … before its extension. A file that cannot be written is said, not an error
+/// (what the command did is already stored).
+fn save(at: &Session, name: &str, bytes: &[u8]) -> String {
     let what = if name.ends_with(".png") {
         "picture"
     } else {
         "file"
     };
-    match std::fs::write(&path, bytes) {
+    let (stem, extension) = name.rsplit_once('.').unwrap_or((name, ""));
+    let mut path = at.images.join(name);
+    for n in 2.. {
+        if !path.exists() {
+            break;
+        }
+        path = at.images.join(format!("{stem}-{n}.{extension}"));
+    }
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .and_then(|mut file| file.write_all(bytes));
+    match written {
         Ok(()) => format!("{what}: {}", path.display()),
         Err(e) => format!("{what} not saved ({}: {e})", path.display()),
     }
+}
+
+/// A game's board as text, with a line after it; nothing when its position does not read.
+fn board(at: &Session, view: &GameView) -> String {
+    let Ok(position) = crate::rules::parse_position(view.variant, &view.position) else {
+        return String::new();
+    };
+    let mut scene = Scene::position(&position);
+    for text in &view.last_turn {
+        if let Ok(m) = crate::notation::parse_move(text) {
+            scene.moved.push(m.from);
+            scene.moved.extend(m.corner);
+            scene.moved.push(m.to);
+            scene.captured.extend(m.claimed.into_iter().flatten());
+        }
+    }
+    scene.outcome = view.outcome;
+    format!("{}\n", board_text(&scene, at.glyphs))
 }
 
 /// Runs one command for `me` and says what happened.
@@ -257,15 +384,15 @@ pub async fn execute(
     service: &Service,
     me: &Person,
     command: Command,
-    images: &Path,
+    at: &Session,
 ) -> Result<String, ServiceError> {
     let caller = Caller::local(me.clone(), taflbot());
     let answer = commands::apply(service, &caller, command).await?;
-    Ok(show(me, answer, images))
+    Ok(show(me, answer, at))
 }
 
 /// An answer as plain text, its pictures and files saved in `images`.
-fn show(me: &Person, answer: Answer, images: &Path) -> String {
+fn show(me: &Person, answer: Answer, at: &Session) -> String {
     let s = &Plain;
     let mut lines: Vec<String> = Vec::new();
     match answer {
@@ -287,7 +414,7 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
                 });
                 if let Some(png) = png {
                     let name = format!("game-{}-{}.png", view.id, view.turns);
-                    lines.push(save(images, &name, &png));
+                    lines.push(board(at, &view) + &save(at, &name, &png));
                 }
             }
         }
@@ -303,7 +430,8 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             });
             lines.push(text::post(&News::Started, &view, s));
             if let Some(png) = png {
-                lines.push(save(images, &format!("game-{}-0.png", view.id), &png));
+                let name = format!("game-{}-0.png", view.id);
+                lines.push(board(at, &view) + &save(at, &name, &png));
             }
         }
         Answer::Challenged(c) => lines.push(text::challenge_made(&c, s)),
@@ -311,31 +439,32 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
         Answer::Withdrawn(c) => lines.push(text::withdrawn(me, &c, s)),
         Answer::Board { view, png } => {
             lines.push(text::status_line(&view, s));
-            lines.push(save(images, &format!("game-{}-board.png", view.id), &png));
+            let name = format!("game-{}-board.png", view.id);
+            lines.push(board(at, &view) + &save(at, &name, &png));
         }
         Answer::Games { whose, yours, list } => lines.push(text::games(&whose, yours, &list, s)),
         Answer::Leaderboard(board) => lines.push(text::leaderboard(&board, s)),
         Answer::Profile { profile, chart, .. } => {
             lines.push(text::profile(&profile, s));
             if let Some(chart) = chart {
-                lines.push(save(images, "profile.png", &chart));
+                lines.push(save(at, "profile.png", &chart));
             }
         }
         Answer::Rules { variant, png } => {
             lines.push(text::rules(variant, s));
-            lines.push(save(images, &format!("rules-{}.png", variant.id), &png));
+            lines.push(save(at, &format!("rules-{}.png", variant.id), &png));
         }
         Answer::Variants => lines.push(text::variants(s)),
         Answer::Record(done) => {
             lines.push(done.record.trim_end().to_string());
             if let Some(gif) = done.gif {
-                lines.push(save(images, &format!("game-{}.gif", done.view.id), &gif));
+                lines.push(save(at, &format!("game-{}.gif", done.view.id), &gif));
             }
         }
         Answer::Imported(game) => {
             lines.push(game.summary);
             lines.push(game.record.trim_end().to_string());
-            lines.push(save(images, "import.png", &game.png));
+            lines.push(save(at, "import.png", &game.png));
         }
         Answer::Hint(hint) => lines.push(text::hint(&hint, s)),
         Answer::Review { review, chart } => {
@@ -349,22 +478,18 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
                 every.trim_end()
             ));
             if let Some(chart) = chart {
-                lines.push(save(
-                    images,
-                    &format!("review-{}.png", review.game.id),
-                    &chart,
-                ));
+                lines.push(save(at, &format!("review-{}.png", review.game.id), &chart));
             }
         }
         Answer::Puzzle(shown) => {
             lines.push(text::puzzle_shown(&shown, s));
             let name = format!("puzzle-{}.png", shown.puzzle.id);
-            lines.push(save(images, &name, &shown.png));
+            lines.push(save(at, &name, &shown.png));
         }
         Answer::Solve(step) => {
             lines.push(text::solve_step(&step, s));
             let name = format!("puzzle-{}.png", step.puzzle.id);
-            lines.push(save(images, &name, &step.png));
+            lines.push(save(at, &name, &step.png));
         }
         Answer::DailyPuzzle(setting) => lines.push(text::daily_setting(&setting, s)),
         Answer::Vacation {
@@ -373,6 +498,9 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
         } => lines.push(text::vacation(&vacation, days_a_year, s)),
         Answer::Notify(hours) => lines.push(text::notify(&hours, s)),
         Answer::Theme(setting) => lines.push(text::theme(&setting, s)),
+        Answer::Moves { game, from, moves } => {
+            lines.push(text::moves(game, from.as_deref(), &moves, s))
+        }
         Answer::Forecasts(list) => lines.push(text::forecasts(&list, s)),
         Answer::Note(note) => lines.push(text::note(&note, s)),
         Answer::Tournament { view, done } => lines.push(text::tournament_done(me, &view, done, s)),
@@ -381,7 +509,7 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             lines.push(text::standings(&table, s));
             if let Some(png) = png {
                 let name = format!("tournament-{}.png", table.view.id);
-                lines.push(save(images, &name, &png));
+                lines.push(save(at, &name, &png));
             }
         }
         Answer::Tournaments(list) => lines.push(text::tournaments(&list, s)),
@@ -389,7 +517,8 @@ fn show(me: &Person, answer: Answer, images: &Path) -> String {
             lines.push(text::team_started(me, &view, s));
             lines.push(text::post(&News::Started, &view, s));
             if let Some(png) = png {
-                lines.push(save(images, &format!("game-{}-0.png", view.id), &png));
+                let name = format!("game-{}-0.png", view.id);
+                lines.push(board(at, &view) + &save(at, &name, &png));
             }
         }
         Answer::Voted(voted) => lines.push(text::voted(&voted, s)),

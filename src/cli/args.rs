@@ -72,14 +72,24 @@ pub enum Command {
         /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
         #[arg(long)]
         db: Option<String>,
-        /// Where pictures are written.
+        /// Where pictures are written (each under a name of its own, never over another).
         #[arg(long, default_value = "taflbot-images")]
         images: std::path::PathBuf,
+        /// Write boards with the position string's letters (t an attacker, T a defender, K the king) instead of Unicode signs.
+        #[arg(long)]
+        ascii: bool,
     },
     /// Run the bot; with no DISCORD_TOKEN, the local mode.
     Run {
+        /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
+        #[arg(long)]
+        db: Option<String>,
+        /// Where the local mode writes pictures.
         #[arg(long, default_value = "taflbot-images")]
         images: std::path::PathBuf,
+        /// The local mode: boards with letters instead of Unicode signs.
+        #[arg(long)]
+        ascii: bool,
     },
     /// Read a game written as a plain list of moves, as aagenielsen.dk writes them
     /// ("d1-d3 e5-e2 ... a8-b8xb7"), check every move and capture, and print it as a game record.
@@ -273,7 +283,7 @@ pub fn run(args: Args) -> Result<String, CliError> {
             };
             super::import(variant, &text)
         }
-        Command::Local { db, images } => local(db, &images),
+        Command::Local { db, images, ascii } => local(db, &images, ascii),
         Command::CopyDb { from, to } => copy_db(&from, &to),
         Command::ImportPuzzles {
             db,
@@ -281,11 +291,11 @@ pub fn run(args: Args) -> Result<String, CliError> {
             from,
             limit,
         } => import_puzzles(db, variant, from.as_deref(), limit),
-        Command::Run { images } => match crate::discord::Config::from_env() {
-            Ok(Some(config)) => serve(config),
+        Command::Run { db, images, ascii } => match crate::discord::Config::from_env() {
+            Ok(Some(config)) => serve(config, db),
             Ok(None) => {
                 eprintln!("DISCORD_TOKEN is not set: starting the local mode (see the README).");
-                local(None, &images)
+                local(db, &images, ascii)
             }
             Err(e) => Err(CliError::message(e)),
         },

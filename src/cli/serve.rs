@@ -17,24 +17,62 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .map_err(|e| CliError::message(format!("cannot start: {e}")))
 }
 
-/// The local mode on the database, reading standard input.
-pub fn local(db: Option<String>, images: &std::path::Path) -> Result<String, CliError> {
+/// The local mode on the database, reading standard input: at a terminal through a line editor
+/// with history (kept in the images folder), otherwise line by line as a script.
+pub fn local(
+    db: Option<String>,
+    images: &std::path::Path,
+    ascii: bool,
+) -> Result<String, CliError> {
     use std::io::IsTerminal;
     let runtime = runtime()?;
+    let session = crate::local::Session {
+        images: images.to_path_buf(),
+        glyphs: if ascii {
+            crate::render::Glyphs::Ascii
+        } else {
+            crate::render::Glyphs::Unicode
+        },
+    };
+    let stopped = |e: std::io::Error| CliError::message(format!("local mode stopped: {e}"));
     runtime.block_on(async {
         let service = open_service(&database_url(db)).await?;
         let stdin = std::io::stdin();
-        let interactive = stdin.is_terminal();
+        let mut out = std::io::stdout();
+        if !stdin.is_terminal() {
+            crate::local::run(&service, stdin.lock(), &mut out, &session, false)
+                .await
+                .map_err(stopped)?;
+            return Ok(String::new());
+        }
         // At a terminal, puzzles are made in the background as the bot makes them (a script's
         // short session leaves them be).
-        let (_stop, stopped) = tokio::sync::watch::channel(false);
-        if interactive {
-            service.spawn_puzzle_maker(std::time::Duration::from_secs(60), true, stopped);
+        let (_stop, stopped_flag) = tokio::sync::watch::channel(false);
+        service.spawn_puzzle_maker(std::time::Duration::from_secs(60), true, stopped_flag);
+        session.open().map_err(stopped)?;
+        println!("{}", crate::local::GREETING);
+        let mut editor = rustyline::DefaultEditor::new()
+            .map_err(|e| CliError::message(format!("cannot read the terminal: {e}")))?;
+        let history = session.images.join(".history");
+        // No history yet is no error.
+        let _ = editor.load_history(&history);
+        loop {
+            match editor.readline("> ") {
+                Ok(line) => {
+                    if !line.trim().is_empty() {
+                        let _ = editor.add_history_entry(line.as_str());
+                        let _ = editor.save_history(&history);
+                    }
+                    crate::local::one_line(&service, &line, &mut out, &session)
+                        .await
+                        .map_err(stopped)?;
+                }
+                // Ctrl-C drops the line being typed; Ctrl-D ends the session.
+                Err(rustyline::error::ReadlineError::Interrupted) => {}
+                Err(rustyline::error::ReadlineError::Eof) => break,
+                Err(e) => return Err(CliError::message(format!("cannot read the terminal: {e}"))),
+            }
         }
-        let mut out = std::io::stdout();
-        crate::local::run(&service, stdin.lock(), &mut out, images, interactive)
-            .await
-            .map_err(|e| CliError::message(format!("local mode stopped: {e}")))?;
         Ok(String::new())
     })
 }
@@ -166,16 +204,22 @@ fn number_from_env(
 }
 
 /// The Discord bot, until Ctrl-C or SIGTERM.
-pub fn serve(config: crate::discord::Config) -> Result<String, CliError> {
+pub fn serve(config: crate::discord::Config, db: Option<String>) -> Result<String, CliError> {
+    use std::io::IsTerminal;
+    // Logs go to standard error, in colour only at a terminal and never under NO_COLOR.
+    let colour = std::io::stderr().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,taflbot=info")),
         )
+        .with_writer(std::io::stderr)
+        .with_ansi(colour)
         .init();
     let runtime = runtime()?;
     runtime.block_on(async {
-        let service = open_service(&database_url(None)).await?;
+        let service = open_service(&database_url(db)).await?;
         let pool = service.pool().clone();
         let ran = crate::discord::run(config, service).await;
         pool.close().await;

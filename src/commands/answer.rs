@@ -86,6 +86,12 @@ pub enum Answer {
     },
     /// The caller's settings for being told, after what `/notify` changed.
     Notify(Hours),
+    /// The caller's legal moves in a game (those from `from` alone, when it is given).
+    Moves {
+        game: i64,
+        from: Option<String>,
+        moves: Vec<String>,
+    },
     /// The caller's theme and the server's, after what `/theme` changed.
     Theme(crate::service::ThemeSetting),
     /// The caller's forecast lines in a game, after what `/forecast` did: for them alone.
@@ -179,6 +185,7 @@ impl std::fmt::Debug for Answer {
             ),
             Answer::Notify(hours) => write!(f, "Notify({hours:?})"),
             Answer::Theme(setting) => write!(f, "Theme({setting:?})"),
+            Answer::Moves { game, moves, .. } => write!(f, "Moves(#{game}, {})", moves.len()),
             Answer::Forecasts(list) => write!(f, "Forecasts(#{}, {:?})", list.game, list.done),
             Answer::Note(note) => write!(f, "Note(#{}, {:?})", note.game, note.done),
             Answer::Help(specs) => {

@@ -202,6 +202,12 @@ pub async fn apply(
             }
         }
         Command::Notify(change) => Answer::Notify(svc.notify(me, &change).await?),
+        Command::Moves { from, game } => {
+            let (game, moves) = svc
+                .legal_moves_from(me, game, here, from.as_deref())
+                .await?;
+            Answer::Moves { game, from, moves }
+        }
         Command::Theme { theme, server } => {
             Answer::Theme(svc.set_theme(me, theme, server, caller.manages).await?)
         }
@@ -240,17 +246,13 @@ pub async fn apply(
                 specs => specs,
             },
         }),
-        Command::Rematch { game } => match svc.rematch(me, &caller.taflbot, game, home).await? {
-            Rematch::Offered(challenge) => Answer::Challenged(challenge),
-            Rematch::AgainstBot(view) => {
-                let png = opening(svc, view.id).await;
-                Answer::Started {
-                    view: *view,
-                    png,
-                    against_bot: true,
-                }
-            }
-        },
+        Command::Rematch { game } => {
+            let game = match game {
+                Some(game) => game,
+                None => svc.finished_game(me, here).await?,
+            };
+            rematch(svc, caller, game).await?
+        }
         Command::TournamentCreate {
             variant,
             format,
@@ -417,4 +419,25 @@ async fn opening(svc: &Service, game: i64) -> Option<Vec<u8>> {
             None
         }
     }
+}
+
+/// A rematch of game `game` asked by the caller: offered as a challenge, or begun against taflbot.
+async fn rematch(svc: &Service, caller: &Caller, game: i64) -> Result<Answer, ServiceError> {
+    let home = caller.home.as_deref();
+    Ok(
+        match svc
+            .rematch(&caller.who, &caller.taflbot, game, home)
+            .await?
+        {
+            Rematch::Offered(challenge) => Answer::Challenged(challenge),
+            Rematch::AgainstBot(view) => {
+                let png = opening(svc, view.id).await;
+                Answer::Started {
+                    view: *view,
+                    png,
+                    against_bot: true,
+                }
+            }
+        },
+    )
 }

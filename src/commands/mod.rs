@@ -308,6 +308,11 @@ pub enum Command {
         theme: Option<crate::render::Theme>,
         server: bool,
     },
+    /// The caller's legal moves in a game, or those from one square.
+    Moves {
+        from: Option<String>,
+        game: Option<i64>,
+    },
     /// Keep a line (`line`), clear the caller's lines, or show them.
     Forecast {
         line: Option<String>,
@@ -356,9 +361,9 @@ pub enum Command {
         /// A command to tell all about.
         command: Option<String>,
     },
-    /// Only from the Rematch button under a game's end: the same terms, the sides swapped.
+    /// The Rematch button under a game's end, or `/rematch`: the same terms, the sides swapped.
     Rematch {
-        game: i64,
+        game: Option<i64>,
     },
     TournamentCreate {
         variant: &'static Variant,
@@ -528,7 +533,7 @@ pub fn help(code: impl Fn(&str) -> String) -> String {
         out.push_str(c.description);
     }
     out.push_str(&format!(
-        "\n\n[…]: optional; game only when several could be meant. Out of time loses \
+        "\n\n[…]: optional (game, when several could be meant). Out of time loses \
          (a reminder comes first). {} tells all.",
         code("/help command")
     ));

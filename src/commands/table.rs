@@ -58,16 +58,23 @@ const ROW: Spec = Spec {
 
 /// The commands that hold subcommands (rows named in two words), with what they are for.
 pub const GROUPS: &[(&str, &str)] = &[
-    (
-        "tournament",
-        "Round robins, Swiss, knockouts: two-game matches.",
-    ),
-    ("teamgame", "The server plays as a team: a vote each turn."),
+    ("tournament", "Round robins, Swiss, knockouts."),
+    ("teamgame", "The server as a team, by vote."),
 ];
 
 /// The commands, in the order the help lists them: most, then the team games', then the help.
-pub const COMMANDS: &[Spec] = &joined::<37, { teams::ROWS.len() }, 1, { 37 + teams::ROWS.len() + 1 }>(
-    ROWS,
+pub const COMMANDS: &[Spec] = &joined::<
+    { ROWS.len() + tournaments::ROWS.len() },
+    { teams::ROWS.len() },
+    1,
+    { ROWS.len() + tournaments::ROWS.len() + teams::ROWS.len() + 1 },
+>(
+    joined::<
+        { ROWS.len() },
+        { tournaments::ROWS.len() },
+        0,
+        { ROWS.len() + tournaments::ROWS.len() },
+    >(ROWS, tournaments::ROWS, []),
     teams::ROWS,
     [HELP],
 );
@@ -98,10 +105,10 @@ const fn joined<const A: usize, const B: usize, const C: usize, const N: usize>(
 }
 
 /// Every command but the team games' and the help.
-const ROWS: [Spec; 37] = [
+const ROWS: [Spec; 32] = [
     Spec {
         name: "challenge",
-        description: "Challenge someone, or taflbot, to a game.",
+        description: "Challenge someone, or taflbot.",
         more: concat!(
             "They answer with the buttons, or accept and decline; cancel withdraws it. Days per move: ",
             days_per_move!(),
@@ -202,6 +209,19 @@ const ROWS: [Spec; 37] = [
         ..ROW
     },
     Spec {
+        name: "moves",
+        description: "Your legal moves, or one piece's.",
+        more: "Only when it is your move. from:d1 lists the moves of the piece on d1 alone.",
+        options: &[opt("from", "A square: only the moves of the piece on it", Kind::Text), GAME],
+        read: |a| {
+            Ok(Command::Moves {
+                from: a.text("from")?.filter(|t| !t.trim().is_empty()),
+                game: a.number("game")?,
+            })
+        },
+        ..ROW
+    },
+    Spec {
         name: "games",
         description: "Games going on: yours or a player's.",
         more: "Yours to move first, with deadlines.",
@@ -211,7 +231,7 @@ const ROWS: [Spec; 37] = [
     },
     Spec {
         name: "leaderboard",
-        description: "Players here by rating in a variant.",
+        description: "Players here by rating.",
         more: "A ? marks a provisional rating.",
         options: &[
             opt("variant", "The variant (default: the most played here)", Kind::Variant),
@@ -241,7 +261,7 @@ const ROWS: [Spec; 37] = [
     },
     Spec {
         name: "abort",
-        description: "Call off a game before its first move.",
+        description: "Call off a game not yet begun.",
         more: "It ends with no result.",
         options: &[GAME],
         read: |a| Ok(Command::Abort { game: a.number("game")? }),
@@ -268,6 +288,14 @@ const ROWS: [Spec; 37] = [
         ..ROW
     },
     Spec {
+        name: "rematch",
+        description: "Play again, sides swapped.",
+        more: "After a game has ended: the same variant and days per move, offered to your opponent as a challenge (against taflbot, begun at once). The Rematch button under a game's end does the same.",
+        options: &[GAME],
+        read: |a| Ok(Command::Rematch { game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
         name: "declinedraw",
         aliases: &["decline draw"],
         description: "Decline a draw offer.",
@@ -287,7 +315,7 @@ const ROWS: [Spec; 37] = [
     },
     Spec {
         name: "notify",
-        description: "How you are told: DMs, digest, quiet hours.",
+        description: "DMs, digest, quiet hours.",
         more: "dm:on sends your turns and reminders by direct message (closed DMs are said once in the game's thread, and they stop). digest:on sends one message a day at hour (your time) listing the games waiting for you, least time left first. quiet:22-07 holds pings and DMs during those hours and tells what was held in one message when they end; a reminder that would fall in them comes before they begin, and deadlines never move. zone is your time zone, such as Europe/Oslo (UTC when none). Without options: your settings.",
         options: &[
             opt("dm", "Turns and reminders by direct message: on or off", Kind::Switch),
@@ -310,7 +338,7 @@ const ROWS: [Spec; 37] = [
     },
     Spec {
         name: "theme",
-        description: "The colours of your pictures: classic, contrast or colour-blind.",
+        description: "Your pictures' colours.",
         more: "classic is wood and ivory; contrast is black, white and strong colours, for small screens; colour-blind uses colours that every common kind of colour blindness tells apart. Your theme is used for the pictures made for you (a board you ask for, a review's chart, a record's GIF). A server's managers add server:true to make it the default of the server's game threads and of everyone who chose none. Without options: your theme and the server's.",
         options: &[
             opt("set", "classic, contrast or colour-blind", Kind::Theme),
@@ -329,7 +357,7 @@ const ROWS: [Spec; 37] = [
     },
     Spec {
         name: "forecast",
-        description: "Answer their next move ahead: if X, then Y.",
+        description: "If they play X, answer Y.",
         more: concat!(
             "A line begins with their next move and alternates, ending with your answer: line:e4-e6,f1-f3. Keep several lines for several moves (up to ",
             forecast_lines!(),
@@ -418,7 +446,7 @@ const ROWS: [Spec; 37] = [
     },
     Spec {
         name: "hint",
-        description: "The engine's move (against taflbot, or after a game).",
+        description: "The engine's move (vs taflbot, or after a game).",
         more: "For a finished game: before its last turn when the board ended it, otherwise where it stopped.",
         options: &[GAME],
         read: |a| Ok(Command::Hint { game: a.number("game")? }),
@@ -460,7 +488,7 @@ const ROWS: [Spec; 37] = [
     },
     Spec {
         name: "dailypuzzle",
-        description: "Managers: a daily puzzle here, or none.",
+        description: "Managers: a daily puzzle here.",
         options: &[needed("set", "on: post here each day; off: stop", Kind::Switch)],
         read: |a| {
             Ok(Command::DailyPuzzle {
@@ -471,7 +499,7 @@ const ROWS: [Spec; 37] = [
     },
     Spec {
         name: "import",
-        description: "Replay a move list from aagenielsen.dk.",
+        description: "Replay a move list (aagenielsen.dk's).",
         more: "Every move and capture is checked; the answer is its record, a GIF and the final board.",
         options: &[
             needed("moves", "The moves, space-separated, as aagenielsen.dk writes them", Kind::Text),
@@ -484,79 +512,6 @@ const ROWS: [Spec; 37] = [
                 variant: a.variant("variant")?.unwrap_or_else(super::args::copenhagen),
             })
         },
-        ..ROW
-    },
-    Spec {
-        name: "tournament create",
-        description: "Make a tournament here of two-game matches (sides swapped), and be its first player.",
-        more: "Formats: round-robin (groups of at most 8, whose winners meet in a final), swiss (no rematches; a bye scores a won match) or knockout (byes for the top seeds; a drawn match goes to the shorter win, then the higher seed). A won game is 1 point, a draw ½. Ties are broken by head-to-head, Sonneborn-Berger, wins, then the shortest win. Players join with tournament join; you or a server manager start it with tournament start.",
-        options: &[
-            needed("variant", "The variant (type to search)", Kind::Variant),
-            opt("format", "round-robin, swiss or knockout (default: round-robin)", Kind::Format),
-            opt("name", "Its name (default: the variant and format)", Kind::Text),
-            opt(
-                "days",
-                concat!("Days per move in its games: ", days_per_move!(), " (default ", default_days!(), ")"),
-                Kind::Days,
-            ),
-            opt("rated", "Whether its games change ratings (default: true)", Kind::Flag),
-            opt("rounds", "Swiss rounds (default: as many as the field needs)", Kind::Count),
-            opt("players", "The most players it takes, 3 to 32 (default: 32)", Kind::Count),
-        ],
-        read: |a| {
-            Ok(Command::TournamentCreate {
-                variant: a.needed_variant("variant")?,
-                format: a.format("format")?.unwrap_or(crate::service::Format::RoundRobin),
-                name: a.text("name")?.filter(|t| !t.trim().is_empty()),
-                days: a.days("days")?,
-                rated: a.flag_or("rated", true)?,
-                rounds: a.count("rounds")?,
-                players: a.count("players")?,
-            })
-        },
-        ..ROW
-    },
-    Spec {
-        name: "tournament join",
-        description: "Join a tournament that has not started.",
-        options: &[TOURNAMENT],
-        read: |a| Ok(Command::TournamentJoin { tournament: a.number("tournament")? }),
-        ..ROW
-    },
-    Spec {
-        name: "tournament leave",
-        description: "Leave a tournament; after its start, your games still going are forfeited.",
-        options: &[TOURNAMENT],
-        read: |a| Ok(Command::TournamentLeave { tournament: a.number("tournament")? }),
-        ..ROW
-    },
-    Spec {
-        name: "tournament start",
-        description: "Start a tournament you made (or any here, if you manage the server).",
-        more: "It needs 3 players at least. Players are seeded by their rating here, and the first round's games begin at once, each in its own thread.",
-        options: &[TOURNAMENT],
-        read: |a| Ok(Command::TournamentStart { tournament: a.number("tournament")? }),
-        ..ROW
-    },
-    Spec {
-        name: "tournament standings",
-        description: "A tournament's standings, with its crosstable.",
-        options: &[TOURNAMENT],
-        read: |a| Ok(Command::TournamentStandings { tournament: a.number("tournament")? }),
-        ..ROW
-    },
-    Spec {
-        name: "tournament list",
-        description: "The tournaments of this server: open, running and lately finished.",
-        read: |_| Ok(Command::TournamentList),
-        ..ROW
-    },
-    Spec {
-        name: "tournament cancel",
-        description: "Call off a tournament you made (or any here, if you manage the server).",
-        more: "Its games still going are played on as ordinary games; no further round is paired.",
-        options: &[TOURNAMENT],
-        read: |a| Ok(Command::TournamentCancel { tournament: a.number("tournament")? }),
         ..ROW
     },
 ];
@@ -579,6 +534,7 @@ const HELP: Spec = Spec {
 };
 
 mod teams;
+mod tournaments;
 
 #[cfg(test)]
 mod tests;

@@ -147,7 +147,7 @@ impl Button {
                 game: Some(n),
                 decline: true,
             },
-            Button::Rematch(n) => Command::Rematch { game: n },
+            Button::Rematch(n) => Command::Rematch { game: Some(n) },
             Button::Review(n) => Command::Review { game: Some(n) },
             Button::TeamAccept(n) => Command::TeamAnswer {
                 challenge: n,

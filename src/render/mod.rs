@@ -12,6 +12,7 @@ mod layout;
 mod pieces;
 mod prepare;
 mod table;
+mod text;
 mod theme;
 pub mod vision;
 
@@ -25,6 +26,7 @@ pub use encode::{
 };
 pub use prepare::{Layout, Mark, Prepared, LETTERS_AT_PHONE, MAX_SIDE, PHONE_WIDTH};
 pub use table::{crosstable, CrossRow, MAX_ROWS};
+pub use text::{board_text, Glyphs};
 pub use theme::{Colours, Rgb, Theme};
 
 use crate::notation::numbered_turn;

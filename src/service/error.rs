@@ -167,6 +167,8 @@ pub enum ServiceError {
     BrokenPuzzle(i64, String),
     /// Only someone who manages the server may do this.
     NotManager,
+    /// No legal move of the player starts on this square (or it is not a square).
+    NoMovesFrom(String),
     SeveralGames(Vec<i64>),
     NotAPlayer(i64),
     NotYourTurn {

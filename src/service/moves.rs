@@ -46,6 +46,38 @@ impl Service {
     }
 
     /// The legal moves, in canonical form, of the game `who` means when it is their move.
+    /// The moves of `legal_moves` that start on the square `from` (all of them when none is
+    /// given). A square that is not one, or that has none of the player's pieces that can
+    /// move, is refused with the reason.
+    pub async fn legal_moves_from(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        channel: Option<&str>,
+        from: Option<&str>,
+    ) -> Result<(i64, Vec<String>), ServiceError> {
+        let (id, moves) = self.legal_moves(who, id, channel).await?;
+        let Some(text) = from else {
+            return Ok((id, moves));
+        };
+        let square: crate::rules::Square = text.trim().parse().map_err(|_| {
+            let shown = text.chars().filter(char::is_ascii_alphanumeric).take(8);
+            ServiceError::NoMovesFrom(shown.collect())
+        })?;
+        let name = square.to_string();
+        let mine: Vec<String> = moves
+            .into_iter()
+            .filter(|m| {
+                m.strip_prefix(&name)
+                    .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_digit()))
+            })
+            .collect();
+        if mine.is_empty() {
+            return Err(ServiceError::NoMovesFrom(name));
+        }
+        Ok((id, mine))
+    }
+
     pub async fn legal_moves(
         &self,
         who: &Person,

@@ -153,7 +153,16 @@ impl Service {
     }
 
     /// The finished game played in thread `channel`, or else `who`'s latest finished game, of
-    /// the games this scope sees.
+    /// the games this scope sees: the game a review or a rematch means when none is named.
+    pub async fn finished_game(
+        &self,
+        who: &Person,
+        channel: Option<&str>,
+    ) -> Result<i64, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        self.latest_finished(&mut conn, who, channel).await
+    }
+
     async fn latest_finished(
         &self,
         conn: &mut sqlx::AnyConnection,

@@ -165,10 +165,25 @@ bob challenge @carol brandubh level:2
         .position(|l| l.starts_with("alice played d2-c2."))
         .expect(&text);
     assert_eq!(lines[mine + 1], "taflbot is thinking.", "{text}");
-    // The bot's answer follows at once, with its picture.
-    assert!(lines[mine + 3].starts_with("taflbot played "), "{text}");
-    assert_eq!(lines[mine + 4], "alice, your move.", "{text}");
-    assert!(lines[mine + 5].starts_with("picture: "), "{text}");
+    // The board as text, its picture, then the bot's answer at once, with its board and picture.
+    let board = &lines[mine + 2..mine + 2 + 9];
+    assert_eq!(board[0].trim(), "a  b  c  d  e  f  g", "{text}");
+    assert_eq!(board[6], "2  ·  · [●][·] ·  ·  ·  2", "{text}");
+    let theirs = mine
+        + lines[mine..]
+            .iter()
+            .position(|l| l.starts_with("taflbot played "))
+            .expect(&text);
+    assert!(lines[theirs - 1].starts_with("picture: "), "{text}");
+    assert_eq!(lines[theirs + 1], "alice, your move.", "{text}");
+    assert!(lines[theirs + 2].trim().starts_with("a  b"), "{text}");
+    assert!(
+        lines[theirs + 2..]
+            .iter()
+            .take(14)
+            .any(|l| l.starts_with("picture: ")),
+        "{text}"
+    );
     assert!(text.contains("In game #1 taflbot would play "), "{text}");
     assert!(
         text.contains(
@@ -225,7 +240,8 @@ alice tournament start
     // Each game as announced: (game, attacker, defender).
     let games: Vec<(String, String, String)> = text
         .lines()
-        .filter_map(|l| l.strip_prefix("[started] Game #"))
+        .filter(|l| l.contains(" plays "))
+        .filter_map(|l| l.strip_prefix("Game #"))
         .map(|l| {
             let (id, rest) = l.split_once(':').unwrap();
             let words: Vec<&str> = rest.split_whitespace().collect();
@@ -425,7 +441,7 @@ bob move c1-c2 game:1
         .position(|l| *l == "The window of game #1 is closed.")
         .expect(&text);
     assert!(
-        lines[closed + 1].starts_with("[voted] The table voted d1-c1 (2 of 3 votes; d2-e2 1)."),
+        lines[closed + 1].starts_with("The table voted d1-c1 (2 of 3 votes; d2-e2 1)."),
         "{text}"
     );
     // taflbot answers the team's turn.

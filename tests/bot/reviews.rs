@@ -165,7 +165,7 @@ async fn reviews_are_refused_for_other_servers_and_for_nothing_to_review() {
     let nothing = svc.review(&alice(), None, None).await.unwrap_err();
     assert_eq!(
         nothing.to_string(),
-        "you have no finished game to review: name one with `game:`"
+        "you have no finished game here: name one with `game:`"
     );
     let here = svc.scoped(Scope::Server("1".into()));
     let id = brandubh_game(&here, &alice(), &bob()).await;

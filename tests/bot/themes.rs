@@ -151,3 +151,81 @@ async fn the_theme_command_reads_a_name_says_where_it_stands_and_needs_a_theme_f
     let bare = line("theme server").unwrap_err().to_string();
     assert!(bare.contains("/theme set:contrast"), "{bare}");
 }
+
+// ----- on Discord, end to end -----
+
+/// `/theme` on Discord: a choice of the three, shown to the caller alone; a member who does not
+/// manage the server cannot set its default; the thread's next picture is drawn in the default a
+/// manager set; `/moves` lists a player's moves from a square.
+#[tokio::test]
+async fn on_discord_a_player_and_a_manager_choose_themes_and_moves_are_listed() {
+    use crate::fake_discord::{not_a_manager, s, Opt};
+    use crate::support::{Harness, ALICE, BOB, CHANNEL};
+    let h = Harness::start("themes").await;
+    let (game, thread) = h.game("brandubh").await;
+    // Discord numbers the choices: 1 is contrast.
+    let mine = h
+        .slash(BOB, CHANNEL, "theme", &[("set", Opt::Int(1))])
+        .await;
+    assert!(mine.private());
+    assert!(
+        mine.content()
+            .starts_with("Your pictures are drawn in **contrast**"),
+        "{}",
+        mine.content()
+    );
+    let (_, board) = h
+        .service
+        .board(&crate::support::person(BOB), Some(game), None, false)
+        .await
+        .unwrap();
+    assert_eq!(theme_of(&board), Theme::Contrast);
+    let refused = h
+        .fake
+        .ask(not_a_manager(h.fake.slash(
+            BOB,
+            CHANNEL,
+            "theme",
+            &[("set", Opt::Int(2)), ("server", Opt::Bool(true))],
+        )))
+        .await;
+    assert!(
+        refused
+            .content()
+            .starts_with("Only someone who manages this server may do that."),
+        "{}",
+        refused.content()
+    );
+    let set = h
+        .slash(
+            ALICE,
+            CHANNEL,
+            "theme",
+            &[("set", Opt::Int(2)), ("server", Opt::Bool(true))],
+        )
+        .await;
+    assert!(
+        set.content()
+            .starts_with("This server's game threads are drawn in **colour-blind**"),
+        "{}",
+        set.content()
+    );
+    let moves = h.slash(ALICE, thread, "moves", &[("from", s("d1"))]).await;
+    assert!(moves.private());
+    assert!(
+        moves
+            .content()
+            .starts_with(&format!("Your moves in game #{game}, from `d1`:")),
+        "{}",
+        moves.content()
+    );
+    let first = moves.content().lines().nth(1).unwrap().to_string();
+    let mv = first.split(", ").next().unwrap().to_string();
+    assert!(mv.starts_with("d1-"), "{first}");
+    let played = h.play(ALICE, thread, &mv).await;
+    assert_eq!(
+        theme_of(played.png().expect("the board")),
+        Theme::ColourBlind
+    );
+    h.shutdown().await;
+}

@@ -205,6 +205,10 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             c.answer(Reply::private(said)).await
         }
         Answer::Notify(hours) => c.answer(Reply::private(text::notify(&hours, STYLE))).await,
+        Answer::Moves { game, from, moves } => {
+            let said = text::moves(game, from.as_deref(), &moves, STYLE);
+            c.answer(Reply::private(said)).await
+        }
         Answer::Theme(setting) => c.answer(Reply::private(text::theme(&setting, STYLE))).await,
         Answer::Forecasts(list) => {
             c.answer(Reply::private(text::forecasts(&list, STYLE)))

@@ -276,6 +276,24 @@ pub fn notify(h: &crate::service::Hours, s: &dyn Style) -> String {
     )
 }
 
+/// A player's legal moves in a game, or those of the piece on one square, as many as a message
+/// holds.
+pub fn moves(game: i64, from: Option<&str>, moves: &[String], s: &dyn Style) -> String {
+    let whose = match from {
+        Some(square) => format!("from {}", s.code(square.trim())),
+        None => "in all".to_string(),
+    };
+    let head = format!(
+        "Your moves in game #{game}, {whose}: {}.",
+        super::counted(moves.len() as i64, "move", "moves")
+    );
+    let shown: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    format!(
+        "{head}\n{}",
+        super::joined_within(&shown, super::LIST_CHARS)
+    )
+}
+
 /// Where the themes stand: the caller's, and the server's default.
 pub fn theme(t: &crate::service::ThemeSetting, s: &dyn Style) -> String {
     use crate::render::Theme;

@@ -97,7 +97,7 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
                 view.variant.the_side(Side::Attackers),
                 s.mention(d),
                 view.variant.the_side(Side::Defenders),
-                deadline(view.deadline, s)
+                crate::render::capitalise(&deadline(view.deadline, s))
             )
         }
         News::Moved { by, text } => {
@@ -146,16 +146,7 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
             )
         }
         News::TakebackAccepted { by, turns } => {
-            let what = if *turns > 1 {
-                let asker = view.opponent_of(by);
-                format!(
-                    "{}'s last turn and the reply to it are taken back (two turns)",
-                    s.name(asker)
-                )
-            } else {
-                "the last turn is taken back".to_string()
-            };
-            format!("{} agreed: {what}. {status}", s.name(by))
+            format!("{}. {status}", taken_back(view, by, *turns, s))
         }
         News::TakebackDeclined { by } => format!(
             "{} declined to take back the last turn in game #{}.",
@@ -319,4 +310,18 @@ pub fn thread_name(view: &GameView) -> String {
         "#{} {} vs {} · {}",
         view.id, a.name, d.name, view.variant.id
     )
+}
+
+/// A takeback agreed: the turn taken back, and the reply to it when one had come.
+fn taken_back(view: &GameView, by: &Person, turns: u8, s: &dyn Style) -> String {
+    let what = if turns > 1 {
+        let asker = view.opponent_of(by);
+        format!(
+            "{}'s last turn and the reply to it are taken back (two turns)",
+            s.name(asker)
+        )
+    } else {
+        "the last turn is taken back".to_string()
+    };
+    format!("{} agreed: {what}", s.name(by))
 }

@@ -199,7 +199,7 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             "game #{id} is too long to review: it has {turns} turns, and a review takes at most {}",
             crate::engine::review::MOST_TURNS
         ),
-        NothingToReview => "you have no finished game to review: name one with `game:`".to_string(),
+        NothingToReview => "you have no finished game here: name one with `game:`".to_string(),
         NoPuzzles(None) => "there are no puzzles here yet: they are cut from finished games, and from recorded Copenhagen games in the first minutes after taflbot starts".to_string(),
         NoPuzzles(Some(v)) => format!(
             "there are no {} puzzles here yet: they are cut from the finished games of a variant whose turns are one move",
@@ -217,6 +217,9 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         ),
         BrokenPuzzle(id, why) => format!("puzzle #{id} could not be read ({why}); it has been reported"),
         NotManager => "only someone who manages this server may do that".to_string(),
+        NoMovesFrom(square) => format!(
+            "no move of yours starts on {square}: name a square with one of your pieces that can move, such as from:d1, or leave from: out for all your moves"
+        ),
         TournamentGame(id) => format!(
             "game #{id} is a tournament game and cannot be called off: resign instead, or leave the tournament"
         ),

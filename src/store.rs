@@ -335,6 +335,26 @@ pub fn shown(url: &str) -> String {
 
 /// SQLite's URL for a file path: `sqlx` reads a `sqlite:` URL's path percent-decoded and stops it
 /// at `?`, so a path's every other character is written percent-encoded.
+/// The file a SQLite database `url` (a path or a `sqlite:` URL) lives in; none for PostgreSQL or
+/// a database in memory.
+pub fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    if Engine::of(url) != Engine::Sqlite || url == ":memory:" || url.starts_with("sqlite::memory:")
+    {
+        return None;
+    }
+    let path = match url.strip_prefix("sqlite:") {
+        Some(rest) => {
+            let rest = rest.strip_prefix("//").unwrap_or(rest);
+            let rest = rest.split('?').next().unwrap_or(rest);
+            percent_encoding::percent_decode_str(rest)
+                .decode_utf8_lossy()
+                .into_owned()
+        }
+        None => url.to_string(),
+    };
+    Some(std::path::PathBuf::from(path))
+}
+
 fn sqlite_url(path: &str) -> String {
     const KEPT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
         .remove(b'/')

@@ -99,6 +99,14 @@ pub enum Command {
         /// The file holding the moves (default: standard input).
         file: Option<std::path::PathBuf>,
     },
+    /// Write the book's generated pages (the command reference, the rules of each family with
+    /// the start positions drawn) under a folder.
+    #[command(after_help = "Example: taflbot docs --out docs")]
+    Docs {
+        /// The book's folder.
+        #[arg(long, default_value = "docs")]
+        out: std::path::PathBuf,
+    },
     /// Count the move tree to each depth from 1 to DEPTH.
     Perft {
         #[arg(long)]
@@ -283,6 +291,7 @@ pub fn run(args: Args) -> Result<String, CliError> {
             };
             super::import(variant, &text)
         }
+        Command::Docs { out } => super::docs::write(&out),
         Command::Local { db, images, ascii } => local(db, &images, ascii),
         Command::CopyDb { from, to } => copy_db(&from, &to),
         Command::ImportPuzzles {

@@ -6,6 +6,7 @@
 //! deserves.
 
 mod args;
+pub mod docs;
 mod serve;
 mod teach;
 
@@ -27,8 +28,19 @@ pub struct CliError {
 }
 
 impl CliError {
-    /// A plain message with exit status 2.
+    /// A failure (a file that cannot be read, a run that went wrong): a plain message with exit
+    /// status 1.
     pub fn message(text: impl Into<String>) -> CliError {
+        CliError {
+            status: 1,
+            text: text.into(),
+            json: false,
+        }
+    }
+
+    /// A usage error (an argument's value that cannot be used): a plain message with exit status
+    /// 2, as clap's own.
+    pub fn usage(text: impl Into<String>) -> CliError {
         CliError::plain(text)
     }
 

@@ -132,6 +132,13 @@ pub fn import_puzzles(
 /// `taflbot copy-db`: opens both databases (bringing their schemas up to date) and copies.
 pub fn copy_db(from: &str, to: &str) -> Result<String, CliError> {
     use crate::store;
+    // Opening a SQLite file that is not there would make an empty one and copy it.
+    if let Some(file) = store::sqlite_file(from).filter(|f| !f.exists()) {
+        return Err(CliError::message(format!(
+            "nothing copied: the source {} does not exist",
+            file.display()
+        )));
+    }
     let runtime = runtime()?;
     runtime.block_on(async {
         let source = store::open(from)

@@ -21,6 +21,7 @@ mod correspondence;
 mod crash;
 mod deadlines;
 mod discord;
+mod docs;
 mod endings;
 mod local;
 mod lookups;

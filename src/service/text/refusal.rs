@@ -200,7 +200,7 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             crate::engine::review::MOST_TURNS
         ),
         NothingToReview => "you have no finished game here: name one with `game:`".to_string(),
-        NoPuzzles(None) => "there are no puzzles here yet: they are cut from finished games, and from recorded Copenhagen games in the first minutes after taflbot starts".to_string(),
+        NoPuzzles(None) => "there are no puzzles here yet: they are cut from finished games, and from recorded Copenhagen games in the first minutes after taflbot starts (or at once with `taflbot import-puzzles`)".to_string(),
         NoPuzzles(Some(v)) => format!(
             "there are no {} puzzles here yet: they are cut from the finished games of a variant whose turns are one move",
             v.name

@@ -7,23 +7,48 @@ use super::teach::{arena, net, selfplay, tune, ArenaArgs, NetArgs, SelfplayArgs,
 use super::CliError;
 use crate::rules::Variant;
 
-/// taflbot: tafl games by correspondence, and the rules behind them.
+/// taflbot: a self-hosted Discord bot for tafl by correspondence (Copenhagen and Fetlar, Tablut,
+/// Brandubh, TYR, ODIN, Sea Battle and Save the Standard), its local mode, and the tools of its
+/// rules and engine.
 #[derive(Parser)]
-#[command(name = "taflbot", version, about, long_about = None)]
+#[command(
+    name = "taflbot",
+    version,
+    about,
+    long_about = None,
+    after_help = "Example: taflbot run (the bot with DISCORD_TOKEN set; without it, the local mode). The book: docs/README.md."
+)]
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// The environment `run` reads, shown in its help.
+const RUN_ENVIRONMENT: &str = "Environment:
+  DISCORD_TOKEN           the bot's token; without it, the local mode
+  DATABASE_URL            a SQLite path or sqlite: URL (default taflbot.db), or a postgres:// URL
+  TAFLBOT_SHARDS          FIRST-LAST/TOTAL: the shards this process runs (default: all)
+  TAFLBOT_LEASE_SECONDS   how long a claim on shared work lasts (default 120)
+  DISCORD_GUILD_ID        register the commands in this server only (for development)
+  DISCORD_API_BASE        send REST calls through a proxy such as twilight-http-proxy
+  TAFLBOT_VACATION_DAYS   vacation days per player and year (default 14)
+  TAFLBOT_CORPUS_PUZZLES  off: leave the Copenhagen corpus uncut
+  RUST_LOG                the log filter (default warn,taflbot=info); logs go to stderr
+  NO_COLOR                no colour in logs (colour only at a terminal anyway)
+
+Example: DISCORD_TOKEN=... taflbot run --db taflbot.db";
+
 #[derive(Subcommand)]
 pub enum Command {
     /// List the variants.
+    #[command(after_help = "Example: taflbot variants --json")]
     Variants {
         /// Print JSON.
         #[arg(long)]
         json: bool,
     },
     /// Print every legal move of a position, one per line, in canonical form.
+    #[command(after_help = "Example: taflbot moves --variant brandubh")]
     Moves {
         /// Variant id, e.g. tyr-11 (see `taflbot variants`).
         #[arg(long)]
@@ -33,9 +58,12 @@ pub enum Command {
         position: Option<String>,
     },
     /// Play turns from a position and print the result.
+    #[command(after_help = "Example: taflbot replay --variant copenhagen d1-d3 e5-e2")]
     Replay {
+        /// Variant id, e.g. tyr-11 (see `taflbot variants`).
         #[arg(long)]
         variant: &'static Variant,
+        /// Position string (default: the variant's start).
         #[arg(long)]
         position: Option<String>,
         /// Print JSON.
@@ -47,9 +75,14 @@ pub enum Command {
         turns: Vec<String>,
     },
     /// Draw a position (or the end of replayed turns) as a PNG, or a whole game as a GIF.
+    #[command(
+        after_help = "Example: taflbot render --variant tyr-11 --replay d1-d3 --theme contrast --out board.png"
+    )]
     Render {
+        /// Variant id, e.g. tyr-11 (see `taflbot variants`).
         #[arg(long)]
         variant: &'static Variant,
+        /// Position string (default: the variant's start).
         #[arg(long)]
         position: Option<String>,
         /// Turns to play first, one argument each (as for `replay`).
@@ -64,10 +97,14 @@ pub enum Command {
         /// Write an animated GIF of the whole game instead of a PNG.
         #[arg(long)]
         gif: bool,
+        /// The file to write: a .png, or a .gif with --gif.
         #[arg(long)]
         out: std::path::PathBuf,
     },
     /// Play from the terminal, with the bot's commands: `<user> <command> [options]` per line.
+    #[command(
+        after_help = "Example: taflbot local --db game.db (then type: alice challenge @bob variant:brandubh)"
+    )]
     Local {
         /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
         #[arg(long)]
@@ -80,6 +117,7 @@ pub enum Command {
         ascii: bool,
     },
     /// Run the bot; with no DISCORD_TOKEN, the local mode.
+    #[command(after_help = RUN_ENVIRONMENT)]
     Run {
         /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
         #[arg(long)]
@@ -93,7 +131,9 @@ pub enum Command {
     },
     /// Read a game written as a plain list of moves, as aagenielsen.dk writes them
     /// ("d1-d3 e5-e2 ... a8-b8xb7"), check every move and capture, and print it as a game record.
+    #[command(after_help = "Example: taflbot import --variant copenhagen moves.txt")]
     Import {
+        /// Variant id, e.g. tyr-11 (see `taflbot variants`).
         #[arg(long, default_value = "copenhagen")]
         variant: &'static Variant,
         /// The file holding the moves (default: standard input).
@@ -108,28 +148,45 @@ pub enum Command {
         out: std::path::PathBuf,
     },
     /// Count the move tree to each depth from 1 to DEPTH.
+    #[command(after_help = "Example: taflbot perft --variant brandubh 3")]
     Perft {
+        /// Variant id, e.g. tyr-11 (see `taflbot variants`).
         #[arg(long)]
         variant: &'static Variant,
+        /// Position string (default: the variant's start).
         #[arg(long)]
         position: Option<String>,
+        /// The deepest ply to count to.
         depth: u32,
     },
     /// Pairs of games between two players (random, greedy or a level 1..5), sides swapped.
+    #[command(
+        after_help = "Example: taflbot arena --variant brandubh --a 2 --b greedy --pairs 10"
+    )]
     Arena(ArenaArgs),
     /// Games the engine plays against itself from random openings, for `tune`: their positions
     /// are appended to a file, one a line with the game's result and the search's score.
+    #[command(
+        after_help = "Example: taflbot selfplay --variant brandubh --games 20 --out positions.tsv"
+    )]
     Selfplay(SelfplayArgs),
     /// Fit the evaluation's weights to positions from `selfplay` and to recorded games, by
     /// logistic (Texel) tuning a family at a time, and write the set of weights.
+    #[command(after_help = "Example: taflbot tune --positions positions.tsv --out weights.txt")]
     Tune(TuneArgs),
     /// Train a small network beside a family's row of weights, on the positions and games
     /// `tune` takes, and write it.
+    #[command(
+        after_help = "Example: taflbot net --variant copenhagen --positions positions.tsv --out copenhagen.net"
+    )]
     Net(NetArgs),
     /// The engine's turn: from a position (or the start) after the given turns.
+    #[command(after_help = "Example: taflbot ai --variant brandubh --replay d2-c2 --level 3")]
     Ai {
+        /// Variant id, e.g. tyr-11 (see `taflbot variants`).
         #[arg(long)]
         variant: &'static Variant,
+        /// Position string (default: the variant's start).
         #[arg(long)]
         position: Option<String>,
         /// Turns to play first, each as `replay` takes them.
@@ -156,9 +213,12 @@ pub enum Command {
     },
     /// The engine's review of a game: each turn's winning chances before and after, marked
     /// ?! (inaccuracy), ? (mistake) or ?? (blunder) with the better turn, and each side's accuracy.
+    #[command(after_help = "Example: taflbot review --variant brandubh d2-c2 e4-e6")]
     Review {
+        /// Variant id, e.g. tyr-11 (see `taflbot variants`).
         #[arg(long)]
         variant: &'static Variant,
+        /// Position string (default: the variant's start).
         #[arg(long)]
         position: Option<String>,
         /// Print JSON.
@@ -171,14 +231,19 @@ pub enum Command {
     /// Puzzles cut from recorded games: positions where the side to move wins by force with one
     /// first move only. FILE has a game a line, as aagenielsen.dk writes moves (a last field
     /// `Black` or `White` names the winner of a game ended by resignation).
+    #[command(
+        after_help = "Example: taflbot puzzles --variant copenhagen --from games.txt --limit 5"
+    )]
     Puzzles {
+        /// Variant id, e.g. tyr-11 (see `taflbot variants`).
         #[arg(long, default_value = "copenhagen")]
         variant: &'static Variant,
+        /// The file of recorded games, one a line.
         #[arg(long)]
         from: std::path::PathBuf,
         /// Stop after this many puzzles.
-        #[arg(long, default_value_t = usize::MAX)]
-        limit: usize,
+        #[arg(long)]
+        limit: Option<usize>,
         /// Print JSON lines: {"variant", "position", "solution", "theme"}.
         #[arg(long)]
         json: bool,
@@ -187,6 +252,7 @@ pub enum Command {
     /// corpus writes them), or read from JSON lines as `puzzles --json` writes them (each checked
     /// again). Without --from, every puzzle of the Copenhagen corpus taflbot carries (as the bot
     /// does in the background on its first start; this takes several minutes).
+    #[command(after_help = "Example: taflbot import-puzzles --db taflbot.db")]
     ImportPuzzles {
         /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
         #[arg(long)]
@@ -194,14 +260,18 @@ pub enum Command {
         /// The variant of the games in the file (JSON lines name their own).
         #[arg(long, default_value = "copenhagen")]
         variant: &'static Variant,
+        /// A file of recorded games, or of JSON lines as `puzzles --json` writes them.
         #[arg(long)]
         from: Option<std::path::PathBuf>,
         /// Stop after this many puzzles found in the file.
-        #[arg(long, default_value_t = usize::MAX)]
-        limit: usize,
+        #[arg(long)]
+        limit: Option<usize>,
     },
     /// Copy every table of one database into another that is empty: SQLite to PostgreSQL or
     /// back, in one transaction, with the row counts checked. Stop the bot first.
+    #[command(
+        after_help = "Example: taflbot copy-db --from taflbot.db --to postgres://taflbot@localhost/taflbot"
+    )]
     CopyDb {
         /// The database to copy: a SQLite path or `sqlite:` URL, or a `postgres://` URL.
         #[arg(long)]
@@ -245,7 +315,7 @@ pub fn run(args: Args) -> Result<String, CliError> {
             from,
             limit,
             json,
-        } => puzzles_from(variant, &from, limit, json),
+        } => puzzles_from(variant, &from, limit.unwrap_or(usize::MAX), json),
         Command::Review {
             variant,
             position,
@@ -299,7 +369,7 @@ pub fn run(args: Args) -> Result<String, CliError> {
             variant,
             from,
             limit,
-        } => import_puzzles(db, variant, from.as_deref(), limit),
+        } => import_puzzles(db, variant, from.as_deref(), limit.unwrap_or(usize::MAX)),
         Command::Run { db, images, ascii } => match crate::discord::Config::from_env() {
             Ok(Some(config)) => serve(config, db),
             Ok(None) => {

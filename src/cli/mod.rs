@@ -249,20 +249,36 @@ pub fn render(
 ) -> Result<String, CliError> {
     use crate::render::{Renderer, Scene, Theme};
     let theme: Theme = theme.parse().map_err(CliError::plain)?;
+    // The file's name says what it holds: a .png, or a .gif (which gets a GIF even without
+    // --gif); any other is refused before anything is written.
+    let extension = out
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let gif = match (extension.as_deref(), gif) {
+        (Some("gif"), _) => true,
+        (Some("png"), false) => false,
+        (Some("png"), true) => {
+            return Err(CliError::usage(format!(
+                "{} is named .png but --gif writes a GIF: name it .gif",
+                out.display()
+            )))
+        }
+        _ => {
+            return Err(CliError::usage(format!(
+                "{}: taflbot writes .png pictures and .gif games; name the file so",
+                out.display()
+            )))
+        }
+    };
     let game = replayed(variant, position, replay_turns, false)?;
     let renderer = Renderer::new();
-    // A file named .gif gets a GIF even without --gif.
-    let gif = gif
-        || out
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("gif"));
     let bytes = if gif {
         renderer.gif(&game, theme, flip, None)
     } else {
         renderer.png(&Scene::game(&game).flipped(flip), theme)
     };
     std::fs::write(out, &bytes)
-        .map_err(|e| CliError::plain(format!("cannot write {}: {e}", out.display())))?;
+        .map_err(|e| CliError::message(format!("cannot write {}: {e}", out.display())))?;
     Ok(format!("wrote {} ({} bytes)\n", out.display(), bytes.len()))
 }
 
@@ -597,4 +613,9 @@ pub fn arena(variants: &[&'static Variant], m: Match) -> String {
         );
     }
     out
+}
+
+/// The command line's declaration, as clap reads it (for its help and its tests).
+pub fn command() -> clap::Command {
+    <args::Args as clap::CommandFactory>::command()
 }

@@ -9,10 +9,14 @@ pub struct ArenaArgs {
     /// Variant ids, or `all`.
     #[arg(long, default_value = "all", value_delimiter = ',')]
     pub variant: Vec<String>,
+    /// The first player: random, greedy, a level 1..5, time:MS, nodes:N, or weights before
+    /// either (taught:nodes:400, classic:2).
     #[arg(long)]
     pub a: String,
+    /// The second player, as --a.
     #[arg(long)]
     pub b: String,
+    /// Pairs of games to play (each pair from one random opening, the sides swapped).
     #[arg(long, default_value_t = 50)]
     pub pairs: u32,
     /// Start at this pair (from 0), to play a long match in parts: the pairs' tallies add up
@@ -22,6 +26,7 @@ pub struct ArenaArgs {
     /// A game unfinished after this many turns is a draw.
     #[arg(long, default_value_t = 300)]
     pub max_turns: usize,
+    /// The seed of the first pair's opening; pair i has seed + i.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Pairs played at once, each on a thread of its own; the score is the same for any
@@ -58,6 +63,7 @@ pub struct SelfplayArgs {
     /// The first game's seed; game i has seed + i.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Games played at once (each on a thread of its own).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// The weights the engine judges by: classic, taught, or trial (the file of --trial).
@@ -96,6 +102,7 @@ pub struct TuneArgs {
     /// chance), 0 to 1.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
+    /// Passes over the positions.
     #[arg(long, default_value_t = 400)]
     pub epochs: usize,
     /// Plies of each recorded game left out at its start.
@@ -133,6 +140,7 @@ pub struct NetArgs {
     /// chance), 0 to 1.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
+    /// Passes over the positions.
     #[arg(long, default_value_t = 12)]
     pub epochs: usize,
     /// Plies of each recorded game left out at its start.

@@ -350,7 +350,8 @@ fn import_reads_an_aagenielsen_move_list_into_a_record() {
     );
     std::fs::write(&file, "d1-d3 e5-e2 g1-g3 f4-c4 g3-e3").unwrap();
     let wrong = taflbot(&["import", file.to_str().unwrap()]);
-    assert_eq!(wrong.status.code(), Some(2));
+    // A list that does not replay is a failure (1), not a usage error (2).
+    assert_eq!(wrong.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&wrong.stderr),
         "taflbot: move 5 (g3-e3): the list captures nothing but the move captures e2\n"
@@ -596,7 +597,7 @@ fn puzzles_print_positions_replay_solves_and_review_reads_a_game() {
         assert_eq!(replayed["status"], format!("{solver}_won"), "{replayed}");
     }
     let missing = taflbot(&["puzzles", "--from", "/nonexistent/games.csv"]);
-    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read /nonexistent/games.csv"));
 
     let review = taflbot(&[
@@ -741,12 +742,12 @@ fn selfplay_writes_positions_that_tune_fits_a_family_to() {
         "--out",
         net_arg,
     ]);
-    assert_eq!(none.status.code(), Some(2));
+    assert_eq!(none.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&none.stderr).contains("no positions of copenhagen"));
     // A file that is not a positions file is refused with where.
     std::fs::write(&data, "brandubh\tnonsense\n").unwrap();
     let refused = taflbot(&["tune", "--positions", data_arg, "--out", weights_arg]);
-    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(refused.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&refused.stderr).contains(":1: expected four fields"));
 }
 
@@ -810,4 +811,89 @@ fn arena_players_name_their_weights_and_their_time_or_nodes() {
             "{bad}"
         );
     }
+}
+
+/// Every option of every subcommand has help, every subcommand an example, and none shows a
+/// default no one would type.
+#[test]
+fn every_option_has_help_and_every_subcommand_an_example() {
+    let mut command = taflbot::cli::command();
+    command.build();
+    let mut missing = Vec::new();
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        let after = sub
+            .get_after_help()
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        if !after.contains("Example: taflbot") && !after.contains("Example: DISCORD_TOKEN") {
+            missing.push(format!("{}: no example", sub.get_name()));
+        }
+        for arg in sub.get_arguments() {
+            let id = arg.get_id().as_str();
+            if id == "help" || id == "version" {
+                continue;
+            }
+            if arg.get_help().is_none() {
+                missing.push(format!("{} --{id}: no help", sub.get_name()));
+            }
+            for default in arg.get_default_values() {
+                let shown = default.to_string_lossy();
+                let huge = shown.len() >= 10 && shown.chars().all(|c| c.is_ascii_digit());
+                assert!(!huge, "{} --{id} shows {shown}", sub.get_name());
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
+    let run = taflbot(&["run", "--help"]);
+    let help = String::from_utf8_lossy(&run.stdout);
+    for variable in [
+        "DISCORD_TOKEN",
+        "DATABASE_URL",
+        "TAFLBOT_SHARDS",
+        "RUST_LOG",
+        "NO_COLOR",
+    ] {
+        assert!(help.contains(variable), "{variable}: {help}");
+    }
+}
+
+/// A failure exits 1, a usage error 2; `copy-db` from a file that is not there creates nothing.
+#[test]
+fn failures_exit_1_usage_errors_2_and_copy_db_creates_no_source() {
+    let dir = crate::support::scratch("cli-exits");
+    let source = dir.join("no-such.db");
+    let target = dir.join("copy.db");
+    let out = taflbot(&[
+        "copy-db",
+        "--from",
+        source.to_str().unwrap(),
+        "--to",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("does not exist"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!source.exists() && !target.exists());
+    let usage = taflbot(&["copy-db", "--from", "a.db"]);
+    assert_eq!(usage.status.code(), Some(2));
+    let suggested = taflbot(&["varients"]);
+    assert_eq!(suggested.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&suggested.stderr).contains("variants"));
+    let jpeg = taflbot(&[
+        "render",
+        "--variant",
+        "brandubh",
+        "--out",
+        dir.join("x.jpg").to_str().unwrap(),
+    ]);
+    assert_eq!(jpeg.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&jpeg.stderr).contains(".png"),
+        "{}",
+        String::from_utf8_lossy(&jpeg.stderr)
+    );
+    assert!(!dir.join("x.jpg").exists());
 }

@@ -94,7 +94,10 @@ pub fn self_play(plan: &SelfPlay, out: &Path) -> Result<String, CliError> {
                 }
                 ready
             });
+            let mut progress =
+                crate::cli::progress::Progress::new(format!("{}: games", v.id), plan.games);
             for played in in_order {
+                progress.step();
                 let outcome = played.result();
                 let result = result_name(outcome);
                 tally[match outcome {
@@ -115,6 +118,7 @@ pub fn self_play(plan: &SelfPlay, out: &Path) -> Result<String, CliError> {
                 positions += played.samples.len();
                 file.write_all(text.as_bytes()).map_err(cannot)?;
             }
+            progress.finish();
             Ok(())
         })?;
         summary += &format!(

@@ -7,6 +7,7 @@
 
 mod args;
 pub mod docs;
+pub mod progress;
 mod serve;
 mod teach;
 

@@ -90,11 +90,14 @@ pub fn import_puzzles(
         let failed =
             |e: crate::service::ServiceError| CliError::message(format!("puzzles not stored: {e}"));
         let Some(path) = from else {
-            use crate::service::{Progress, CORPUS};
+            use crate::service::{Progress, CORPUS, CORPUS_BATCH};
             let before = service.puzzle_count().await.map_err(failed)?;
+            // One step a batch of the corpus's games (a run that resumes counts from the start).
+            let batches = CORPUS.lines().count().div_ceil(CORPUS_BATCH) as u64;
+            let mut shown = super::progress::Progress::new("corpus batches", batches);
             loop {
                 match service.cut_corpus(CORPUS).await.map_err(failed)? {
-                    Progress::Worked => {}
+                    Progress::Worked => shown.step(),
                     Progress::Done => break,
                     Progress::Busy => {
                         return Err(CliError::message(
@@ -103,6 +106,7 @@ pub fn import_puzzles(
                     }
                 }
             }
+            shown.finish();
             let after = service.puzzle_count().await.map_err(failed)?;
             return Ok(format!(
                 "the corpus is cut: {} new puzzles, {after} in all\n",

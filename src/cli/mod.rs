@@ -3,13 +3,16 @@
 //! teaching. Here are the commands of the rules and the engine alone: `variants`, `moves`,
 //! `replay`, `perft`, `import`, `ai`, `arena`'s games and `render`. Each returns the text to
 //! print (or writes its file), or an error that says what was wrong and the exit status it
-//! deserves.
+//! deserves. `render.rs` draws pictures; `docs.rs` writes the book's generated pages.
 
 mod args;
 pub mod docs;
 pub mod progress;
+mod render;
 mod serve;
 mod teach;
+
+pub use render::render;
 
 pub use args::{run, Args, Command};
 pub use teach::{trial_net, trial_weights};
@@ -236,51 +239,6 @@ pub fn replay(
         Some(o) => out.push_str(&format!("{status} ({})\n", o.reason.as_str())),
     }
     Ok(out)
-}
-
-/// Draws a position or a replayed game as a PNG, or the whole game as a GIF, into `out`.
-pub fn render(
-    variant: &'static Variant,
-    position: Option<&str>,
-    replay_turns: &[String],
-    theme: &str,
-    flip: bool,
-    gif: bool,
-    out: &std::path::Path,
-) -> Result<String, CliError> {
-    use crate::render::{Renderer, Scene, Theme};
-    let theme: Theme = theme.parse().map_err(CliError::plain)?;
-    // The file's name says what it holds: a .png, or a .gif (which gets a GIF even without
-    // --gif); any other is refused before anything is written.
-    let extension = out
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    let gif = match (extension.as_deref(), gif) {
-        (Some("gif"), _) => true,
-        (Some("png"), false) => false,
-        (Some("png"), true) => {
-            return Err(CliError::usage(format!(
-                "{} is named .png but --gif writes a GIF: name it .gif",
-                out.display()
-            )))
-        }
-        _ => {
-            return Err(CliError::usage(format!(
-                "{}: taflbot writes .png pictures and .gif games; name the file so",
-                out.display()
-            )))
-        }
-    };
-    let game = replayed(variant, position, replay_turns, false)?;
-    let renderer = Renderer::new();
-    let bytes = if gif {
-        renderer.gif(&game, theme, flip, None)
-    } else {
-        renderer.png(&Scene::game(&game).flipped(flip), theme)
-    };
-    std::fs::write(out, &bytes)
-        .map_err(|e| CliError::message(format!("cannot write {}: {e}", out.display())))?;
-    Ok(format!("wrote {} ({} bytes)\n", out.display(), bytes.len()))
 }
 
 /// A plain list of moves (aagenielsen.dk's form) as a game record. Only the moves are read: a

@@ -22,7 +22,10 @@ impl Kind {
             Kind::Role => "@Team",
             Kind::Theme => "contrast",
             Kind::Text => match option {
-                "moves" => "d1-d3",
+                "moves" | "move" => "d1-d3",
+                "from" => "d2",
+                "text" => "watch the corners",
+                "server" => "700000000000000002",
                 "line" => "h1-h3,f8-g8",
                 "zone" => "Europe/Oslo",
                 "quiet" => "22-07",

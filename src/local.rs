@@ -106,7 +106,7 @@ pub fn parse_line(line: &str) -> Result<(Person, Command), ServiceError> {
             words.remove(0);
             spec
         }
-        None => commands::spec(&name).ok_or_else(|| ServiceError::UnknownCommand(name.clone()))?,
+        None => commands::spec(&name).ok_or_else(|| commands::unknown_command(&name))?,
     };
     let value = |kind: Kind, text: &str| match kind {
         Kind::User => Value::User(person(text)),

@@ -242,7 +242,7 @@ pub async fn apply(
         Command::Help { command } => Answer::Help(match command {
             None => Vec::new(),
             Some(name) => match help_specs(&name) {
-                specs if specs.is_empty() => return Err(ServiceError::UnknownCommand(name)),
+                specs if specs.is_empty() => return Err(super::unknown_command(&name)),
                 specs => specs,
             },
         }),

@@ -64,7 +64,7 @@ impl Args<'_> {
 
     /// The refusal of a row that names no reader.
     pub fn unread(&self) -> ServiceError {
-        ServiceError::UnknownCommand(self.spec.name.to_string())
+        ServiceError::UnknownCommand(self.spec.name.to_string(), None)
     }
 
     pub fn text(&self, name: &str) -> Result<Option<String>, ServiceError> {

@@ -1,6 +1,8 @@
-//! Examples for refusals: a command written out with a value for each option it needs.
+//! Examples for refusals: a command written out with a value for each option it needs, and the
+//! command a mistyped one was near.
 
-use super::{Kind, Spec};
+use super::{Kind, Spec, COMMANDS};
+use crate::service::ServiceError;
 
 impl Kind {
     /// A value of this kind for an example, by the option's name where the kind is free text.
@@ -54,4 +56,18 @@ pub fn example_with(spec: &Spec, also: Option<&str>) -> String {
         out.push_str(&format!(" {}:{}", o.name, o.kind.example(o.name)));
     }
     out
+}
+
+/// The refusal of a command no row has, with the nearest command where one is close (a typo of
+/// at most two letters, by optimal string alignment).
+pub fn unknown_command(typed: &str) -> ServiceError {
+    let lower = typed.trim().trim_start_matches('/').to_lowercase();
+    let near = COMMANDS
+        .iter()
+        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
+        .map(|name| (strsim::osa_distance(&lower, name), name))
+        .filter(|(d, _)| *d <= 2 && lower.len() > 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, name)| name);
+    ServiceError::UnknownCommand(typed.to_string(), near)
 }

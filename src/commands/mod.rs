@@ -437,7 +437,7 @@ impl Command {
     /// Reads a command from its name and the options given. Unknown options are refused, so a
     /// typo is not silently dropped.
     pub fn parse(name: &str, given: &[(String, Value)]) -> Result<Command, ServiceError> {
-        let spec = spec(name).ok_or_else(|| ServiceError::UnknownCommand(name.to_string()))?;
+        let spec = spec(name).ok_or_else(|| unknown_command(name))?;
         if let Some((unknown, value)) = given
             .iter()
             .find(|(n, _)| !spec.options.iter().any(|o| o.name == n))
@@ -477,7 +477,7 @@ fn option_names(spec: &Spec) -> String {
 }
 
 /// How a command is written, options in brackets when optional: `/move move [game]`.
-pub use example::example;
+pub use example::{example, unknown_command};
 
 pub fn usage(spec: &Spec) -> String {
     let mut out = format!("/{}", spec.name);

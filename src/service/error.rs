@@ -62,7 +62,8 @@ pub enum ServiceError {
         option: String,
         example: String,
     },
-    UnknownCommand(String),
+    /// A command no row has: as typed, and the nearest command's name where one is close.
+    UnknownCommand(String, Option<&'static str>),
     /// A move list longer than an import takes.
     ImportTooLong {
         moves: usize,

@@ -98,7 +98,7 @@ fn both_help_texts_list_every_command_within_discords_limit() {
     }
     assert!(matches!(
         taflbot::discord::commands::help_for("fly"),
-        Err(ServiceError::UnknownCommand(_))
+        Err(ServiceError::UnknownCommand(..))
     ));
 }
 
@@ -166,7 +166,7 @@ fn options_are_read_by_kind() {
     );
     assert!(matches!(
         Command::parse("fly", &[]),
-        Err(ServiceError::UnknownCommand(_))
+        Err(ServiceError::UnknownCommand(..))
     ));
     assert_eq!(
         commands::spec("move").map(|s| s.options[0].kind),
@@ -244,7 +244,7 @@ fn the_local_mode_reads_words_and_named_options() {
     ));
     assert!(matches!(
         read("bob frobnicate"),
-        Err(ServiceError::UnknownCommand(_))
+        Err(ServiceError::UnknownCommand(..))
     ));
     let extra = read("bob rules tablut please").unwrap_err().to_string();
     assert!(extra.contains("/rules variant"), "{extra}");
@@ -433,4 +433,25 @@ alice move game:x
     for line in said.iter().filter(|l| !board(l)) {
         assert!(!line.contains("  "), "a run of spaces: {line:?}");
     }
+}
+
+/// A mistyped command is answered with the nearest one, in both front ends' words; a word that is
+/// near no command gets the plain refusal.
+#[test]
+fn a_mistyped_command_gets_did_you_mean() {
+    let said = |line: &str| taflbot::local::parse_line(line).unwrap_err().to_string();
+    assert_eq!(
+        said("alice chalenge @bob variant:brandubh"),
+        "there is no command \"chalenge\" (did you mean challenge?); help lists them"
+    );
+    assert!(said("alice reveiw").contains("(did you mean review?)"));
+    assert!(said("alice withdrw").contains("(did you mean withdraw?)"));
+    assert_eq!(
+        said("alice frobnicate"),
+        "there is no command \"frobnicate\"; help lists them"
+    );
+    let discord = taflbot::discord::commands::help_for("borad")
+        .unwrap_err()
+        .to_string();
+    assert!(discord.contains("did you mean board?"), "{discord}");
 }

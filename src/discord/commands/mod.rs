@@ -391,7 +391,7 @@ pub fn help_text() -> String {
 /// The help text of one command (or of a group's commands), as Discord shows it.
 pub fn help_for(name: &str) -> Result<String, ServiceError> {
     match commands::help_specs(name).as_slice() {
-        [] => Err(ServiceError::UnknownCommand(name.to_string())),
+        [] => Err(commands::unknown_command(name)),
         [one] => Ok(commands::help_for(one, |usage| STYLE.code(usage))),
         several => Ok(commands::help_list(several, |usage| STYLE.code(usage))),
     }

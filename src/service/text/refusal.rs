@@ -125,7 +125,11 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         MissingOption { option, example } => {
             format!("the option {option} is needed, e.g. {}", s.code(example))
         }
-        UnknownCommand(c) => format!("there is no command \"{}\"; help lists them", quoted(c)),
+        UnknownCommand(c, None) => format!("there is no command \"{}\"; help lists them", quoted(c)),
+        UnknownCommand(c, Some(near)) => format!(
+            "there is no command \"{}\" (did you mean {near}?); help lists them",
+            quoted(c)
+        ),
         BadImport(e) => format!("the move list does not replay: {e}"),
         ImportTooLong { moves, max } => format!(
             "the move list has {moves} moves; an import takes at most {max}"

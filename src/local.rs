@@ -215,29 +215,20 @@ impl Session {
 /// The greeting at a terminal.
 pub const GREETING: &str = "taflbot local mode. Type `<user> help` for the commands, e.g. `alice challenge @bob variant:brandubh`; end with Ctrl-D.";
 
-/// Runs lines from `input` until it ends, writing replies to `out`.
+/// Runs the lines of a script from `input` until it ends, writing replies to `out` (a terminal
+/// is read by the line editor instead, a line at a time through [`one_line`]).
 pub async fn run(
     service: &Service,
     input: impl BufRead,
     out: &mut impl Write,
     at: &Session,
-    interactive: bool,
 ) -> std::io::Result<()> {
     at.open()?;
-    if interactive {
-        writeln!(out, "{GREETING}")?;
-        write!(out, "> ")?;
-        out.flush()?;
-    }
     // Lines are read as bytes: one that is not UTF-8 is read as well as it can be, and the script
     // goes on.
     for line in input.split(b'\n') {
         let line = String::from_utf8_lossy(&line?).into_owned();
         one_line(service, &line, out, at).await?;
-        if interactive {
-            write!(out, "> ")?;
-            out.flush()?;
-        }
     }
     Ok(())
 }
@@ -276,19 +267,14 @@ pub async fn one_line(
 /// Shows every kept notice not yet shown, oldest first.
 async fn notices(service: &Service, out: &mut impl Write, at: &Session) -> std::io::Result<()> {
     for notice in service.claim_notices().await.unwrap_or_default() {
-        writeln!(out, "{}", shown_notice(service, &notice, at).await)?;
+        writeln!(out, "{}", shown_text(service, &notice, at).await)?;
         let _ = service.delivered(notice.id).await;
     }
     Ok(())
 }
 
 /// A kept notice as the local mode shows it, in the words Discord posts: a game's news with its
-/// board saved, or a tournament's standings with its crosstable saved.
-async fn shown_notice(service: &Service, notice: &Notice, at: &Session) -> String {
-    shown_text(service, notice, at).await
-}
-
-/// What a kept notice says, its picture saved.
+/// board drawn and saved, or a tournament's standings with its crosstable saved.
 async fn shown_text(service: &Service, notice: &Notice, at: &Session) -> String {
     match service.notice_shown(notice).await {
         Ok(Shown::Game(g)) => {

@@ -23,6 +23,9 @@ pub struct Args {
     pub command: Command,
 }
 
+/// The help of every `--db`.
+const DB_HELP: &str = "The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db)";
+
 /// The environment `run` reads, shown in its help.
 const RUN_ENVIRONMENT: &str = "Environment:
   DISCORD_TOKEN           the bot's token; without it, the local mode
@@ -106,8 +109,7 @@ pub enum Command {
         after_help = "Example: taflbot local --db game.db (then type: alice challenge @bob variant:brandubh)"
     )]
     Local {
-        /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
-        #[arg(long)]
+        #[arg(long, help = DB_HELP)]
         db: Option<String>,
         /// Where pictures are written (each under a name of its own, never over another).
         #[arg(long, default_value = "taflbot-images")]
@@ -119,8 +121,7 @@ pub enum Command {
     /// Run the bot; with no DISCORD_TOKEN, the local mode.
     #[command(after_help = RUN_ENVIRONMENT)]
     Run {
-        /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
-        #[arg(long)]
+        #[arg(long, help = DB_HELP)]
         db: Option<String>,
         /// Where the local mode writes pictures.
         #[arg(long, default_value = "taflbot-images")]
@@ -254,8 +255,7 @@ pub enum Command {
     /// does in the background on its first start; this takes several minutes).
     #[command(after_help = "Example: taflbot import-puzzles --db taflbot.db")]
     ImportPuzzles {
-        /// The database: a SQLite path or `sqlite:` URL, or a `postgres://` URL (default: $DATABASE_URL, or taflbot.db).
-        #[arg(long)]
+        #[arg(long, help = DB_HELP)]
         db: Option<String>,
         /// The variant of the games in the file (JSON lines name their own).
         #[arg(long, default_value = "copenhagen")]

@@ -2,7 +2,7 @@
 //! family of variants with each variant's rules in the catalogue's words and its start position
 //! drawn by taflbot. `taflbot docs` writes them; a test fails when the committed pages differ.
 
-use crate::commands::{example, usage, Spec, COMMANDS};
+use crate::commands::{example, example_with, usage, Spec, COMMANDS};
 use crate::render::{Renderer, Scene, Theme};
 use crate::rules::{Family, Game, Variant};
 
@@ -122,7 +122,7 @@ fn example_of(spec: &Spec) -> String {
         return needed;
     }
     match spec.options.first() {
-        Some(o) => format!("{needed} {}:{}", o.name, o.kind.example(o.name)),
+        Some(o) => example_with(spec, Some(o.name)),
         None => needed,
     }
 }

@@ -40,7 +40,7 @@ pub fn local(
         let stdin = std::io::stdin();
         let mut out = std::io::stdout();
         if !stdin.is_terminal() {
-            crate::local::run(&service, stdin.lock(), &mut out, &session, false)
+            crate::local::run(&service, stdin.lock(), &mut out, &session)
                 .await
                 .map_err(stopped)?;
             return Ok(String::new());

@@ -369,7 +369,7 @@ impl Scope {
         }
     }
 
-    /// The server a new challenge is made in.
+    /// The server a new challenge is made in, and whose settings (its theme) hold here.
     fn guild(&self) -> Option<&str> {
         match self {
             Scope::Server(g) => Some(g),

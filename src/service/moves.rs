@@ -45,7 +45,6 @@ impl Service {
         .await
     }
 
-    /// The legal moves, in canonical form, of the game `who` means when it is their move.
     /// The moves of `legal_moves` that start on the square `from` (all of them when none is
     /// given). A square that is not one, or that has none of the player's pieces that can
     /// move, is refused with the reason.
@@ -78,6 +77,7 @@ impl Service {
         Ok((id, mine))
     }
 
+    /// The legal moves, in canonical form, of the game `who` means when it is their move.
     pub async fn legal_moves(
         &self,
         who: &Person,

@@ -127,6 +127,15 @@ pub enum SideChoice {
 }
 
 impl SideChoice {
+    /// The side chosen; none for a draw by lot.
+    pub fn side(self) -> Option<Side> {
+        match self {
+            SideChoice::Attackers => Some(Side::Attackers),
+            SideChoice::Defenders => Some(Side::Defenders),
+            SideChoice::Random => None,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             SideChoice::Attackers => "attackers",

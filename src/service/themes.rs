@@ -4,7 +4,7 @@
 
 use sqlx::AnyConnection;
 
-use super::{Person, Scope, Service, ServiceError};
+use super::{Person, Service, ServiceError};
 use crate::render::Theme;
 
 /// Where the themes stand for a player, after what `/theme` changed.
@@ -42,10 +42,7 @@ impl Service {
         for_server: bool,
         manages: bool,
     ) -> Result<ThemeSetting, ServiceError> {
-        let guild = match &self.scope {
-            Scope::Server(guild) => Some(guild.as_str()),
-            _ => None,
-        };
+        let guild = self.scope.guild();
         match (theme, for_server) {
             (None, _) => {}
             (Some(theme), true) => {
@@ -100,12 +97,17 @@ impl Service {
         if let Some(mine) = self.own_theme(&mut conn, who).await? {
             return Ok(mine);
         }
-        let guild = match &self.scope {
-            Scope::Server(guild) => Some(guild.as_str()),
-            _ => None,
-        };
+        self.default_theme(&mut conn).await
+    }
+
+    /// The theme of the pictures made for everyone here who chose none (a crosstable, say):
+    /// the server's default, else classic.
+    pub(super) async fn default_theme(
+        &self,
+        conn: &mut AnyConnection,
+    ) -> Result<Theme, ServiceError> {
         Ok(self
-            .server_theme(&mut conn, guild)
+            .server_theme(conn, self.scope.guild())
             .await?
             .unwrap_or(Theme::Classic))
     }

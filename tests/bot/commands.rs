@@ -370,7 +370,6 @@ alice move game:x
         script.as_bytes(),
         &mut out,
         &taflbot::local::Session::new(&*images),
-        false,
     )
     .await
     .unwrap();

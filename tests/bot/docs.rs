@@ -168,7 +168,7 @@ async fn every_example_session_of_the_readme_and_the_book_runs_with_no_refusal()
             let (svc, _) = crate::support::service_at(":memory:", crate::support::T0).await;
             let mut out = Vec::new();
             let at = taflbot::local::Session::new(Path::new(&*folder));
-            taflbot::local::run(&svc, session.as_bytes(), &mut out, &at, false)
+            taflbot::local::run(&svc, session.as_bytes(), &mut out, &at)
                 .await
                 .unwrap();
             let said = String::from_utf8(out).unwrap();

@@ -4,9 +4,9 @@
 use taflbot::commands::{apply, Answer, Caller, Command};
 use taflbot::local::parse_line;
 use taflbot::render::Theme;
-use taflbot::service::{text, Person, Scope, Service, ServiceError, SideChoice};
+use taflbot::service::{text, Person, Scope, Service, ServiceError};
 
-use crate::support::{alice, bob, carol, service_at, T0};
+use crate::support::{alice, bob, brandubh_game, carol, service_at, T0};
 
 /// The colour of a picture's top-left pixel: its frame, which each theme colours its own way.
 fn frame(png: &[u8]) -> [u8; 3] {
@@ -27,21 +27,6 @@ fn line(typed: &str) -> Result<Command, ServiceError> {
     parse_line(&format!("alice {typed}")).map(|(_, command)| command)
 }
 
-async fn game_here(here: &Service) -> i64 {
-    let c = here
-        .challenge(
-            &alice(),
-            &bob(),
-            "brandubh",
-            SideChoice::Attackers,
-            None,
-            Some("chan"),
-        )
-        .await
-        .unwrap();
-    here.accept(&bob(), Some(c.id), None).await.unwrap().id
-}
-
 async fn board_for(here: &Service, who: &Person, game: i64) -> Theme {
     let (_, png) = here.board(who, Some(game), None, false).await.unwrap();
     theme_of(&png)
@@ -60,7 +45,7 @@ fn every_theme_has_a_frame_of_its_own() {
 async fn a_players_theme_draws_their_pictures_and_the_servers_draws_its_threads() {
     let (svc, _) = service_at(":memory:", T0).await;
     let here = svc.scoped(Scope::Server("g1".into()));
-    let game = game_here(&here).await;
+    let game = brandubh_game(&here, &alice(), &bob()).await;
     assert_eq!(board_for(&here, &alice(), game).await, Theme::Classic);
 
     let set = here
@@ -109,7 +94,7 @@ async fn a_players_theme_draws_their_pictures_and_the_servers_draws_its_threads(
 
     // Another server's games and players keep classic.
     let there = svc.scoped(Scope::Server("g2".into()));
-    let other = game_here(&there).await;
+    let other = brandubh_game(&there, &alice(), &bob()).await;
     assert_eq!(board_for(&there, &bob(), other).await, Theme::Classic);
     assert_eq!(
         theme_of(&svc.game_picture(other).await.unwrap()),

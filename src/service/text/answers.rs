@@ -4,23 +4,14 @@
 use super::{days, listed, Style};
 use crate::render::reason_text;
 use crate::rules::{Outcome, Side, Variant};
-use crate::service::{Challenge, GameSummary, GameView, Person, SideChoice, DAY};
+use crate::service::{Challenge, GameSummary, GameView, Person, DAY};
 
 /// The challenge as posted to the challenged player.
 pub fn challenge_made(c: &Challenge, s: &dyn Style) -> String {
     let v = c.variant;
-    let sides = match c.side {
-        SideChoice::Random => "sides drawn by lot".to_string(),
-        SideChoice::Attackers => format!(
-            "{} plays {}",
-            s.name(&c.challenger),
-            v.the_side(Side::Attackers)
-        ),
-        SideChoice::Defenders => format!(
-            "{} plays {}",
-            s.name(&c.challenger),
-            v.the_side(Side::Defenders)
-        ),
+    let sides = match c.side.side() {
+        None => "sides drawn by lot".to_string(),
+        Some(side) => format!("{} plays {}", s.name(&c.challenger), v.the_side(side)),
     };
     let sides = match c.continued {
         Some(n) => format!("continuing a game after its first {n} moves, {sides}"),

@@ -9,7 +9,7 @@ use super::{
     half_points, Crosstable, Entrant, GameOf, StandingLine, TournamentRow, TournamentView,
     TOURNAMENT_SELECT,
 };
-use crate::render::{crosstable, CrossRow, Theme};
+use crate::render::{crosstable, CrossRow};
 use crate::rules::{Reason, Side};
 use crate::service::rows::GameResult;
 use crate::service::{Person, Service, ServiceError};
@@ -377,13 +377,7 @@ impl Service {
             .collect();
         let theme = {
             let mut conn = self.pool.acquire().await?;
-            let guild = match &self.scope {
-                crate::service::Scope::Server(g) => Some(g.as_str()),
-                _ => None,
-            };
-            self.server_theme(&mut conn, guild)
-                .await?
-                .unwrap_or(Theme::Classic)
+            self.default_theme(&mut conn).await?
         };
         self.cpu(move |_| crosstable(&title, &rows, theme))
             .await?

@@ -133,6 +133,8 @@ pub struct Thought {
     pub won_in: Option<i32>,
     /// The deepest search finished for the first step.
     pub depth: u32,
+    /// The first step's best score one depth shallower (`None` where only depth 1 finished).
+    pub shallower: Option<i32>,
     /// Positions visited, over every step of the turn.
     pub nodes: u64,
     pub elapsed: Duration,
@@ -148,6 +150,16 @@ impl Thought {
             (self.nodes as f64 / secs) as u64
         } else {
             self.nodes
+        }
+    }
+
+    /// The score that leans to neither side: the mean of the last two depths' (a search's score
+    /// favours the side that moves at its last depth, which flips from one depth to the next), or
+    /// the score alone for a forced result or a search of one depth.
+    pub fn steady_score(&self) -> i32 {
+        match self.shallower {
+            Some(s) if self.won_in.is_none() && s.abs() < WON => (self.score + s) / 2,
+            _ => self.score,
         }
     }
 
@@ -254,6 +266,7 @@ pub fn think(game: &Game, settings: &Settings) -> Result<Thought, EngineError> {
                 score: found.score,
                 won_in,
                 depth: found.depth,
+                shallower: found.shallower,
                 nodes: 0,
                 elapsed: Duration::ZERO,
                 pv: found.pv.clone(),

@@ -27,6 +27,10 @@ pub struct Found {
     pub best: Step,
     pub score: i32,
     pub depth: u32,
+    /// The best score of the depth before the last finished one (`None` at depth 1): a score
+    /// leans to whichever side moves last in the search, so the mean of two depths leans to
+    /// neither.
+    pub shallower: Option<i32>,
     pub pv: Vec<Step>,
     /// Every root step with its score at the last finished depth (for the weaker levels).
     pub root: Vec<(Step, i32)>,
@@ -187,10 +191,12 @@ impl<'a> Search<'a> {
             } else {
                 vec![best.0]
             };
+            let shallower = found.as_ref().map(|f| f.score);
             found = Some(Found {
                 best: best.0,
                 score: best.1,
                 depth,
+                shallower,
                 pv,
                 root: scored,
             });

@@ -273,6 +273,20 @@ async fn notices(service: &Service, out: &mut impl Write, at: &Session) -> std::
     Ok(())
 }
 
+/// The file a game's picture is saved in, named by the turn it follows as the record numbers it:
+/// `game-1-start.png`, `game-1-after-3.png`, `game-1-after-3-reply.png` (after `3...`).
+fn picture_name(view: &GameView) -> String {
+    match view
+        .turns
+        .checked_sub(1)
+        .map(crate::notation::TurnNumber::of)
+    {
+        None => format!("game-{}-start.png", view.id),
+        Some(n) if n.reply => format!("game-{}-after-{}-reply.png", view.id, n.round),
+        Some(n) => format!("game-{}-after-{}.png", view.id, n.round),
+    }
+}
+
 /// A kept notice as the local mode shows it, in the words Discord posts: a game's news with its
 /// board drawn and saved, or a tournament's standings with its crosstable saved.
 async fn shown_text(service: &Service, notice: &Notice, at: &Session) -> String {
@@ -281,7 +295,7 @@ async fn shown_text(service: &Service, notice: &Notice, at: &Session) -> String 
             let said = g.text(&Plain);
             match &g.board {
                 Some(png) => {
-                    let name = format!("game-{}-{}.png", g.view.id, g.view.turns);
+                    let name = picture_name(&g.view);
                     let board = board(at, &g.view);
                     format!("{said}\n{board}{}", save(at, &name, png))
                 }
@@ -399,7 +413,7 @@ fn show(me: &Person, answer: Answer, at: &Session) -> String {
                     text::news(&news, &view, s)
                 });
                 if let Some(png) = png {
-                    let name = format!("game-{}-{}.png", view.id, view.turns);
+                    let name = picture_name(&view);
                     lines.push(board(at, &view) + &save(at, &name, &png));
                 }
             }
@@ -416,7 +430,7 @@ fn show(me: &Person, answer: Answer, at: &Session) -> String {
             });
             lines.push(text::post(&News::Started, &view, s));
             if let Some(png) = png {
-                let name = format!("game-{}-0.png", view.id);
+                let name = picture_name(&view);
                 lines.push(board(at, &view) + &save(at, &name, &png));
             }
         }
@@ -503,7 +517,7 @@ fn show(me: &Person, answer: Answer, at: &Session) -> String {
             lines.push(text::team_started(me, &view, s));
             lines.push(text::post(&News::Started, &view, s));
             if let Some(png) = png {
-                let name = format!("game-{}-0.png", view.id);
+                let name = picture_name(&view);
                 lines.push(board(at, &view) + &save(at, &name, &png));
             }
         }

@@ -23,8 +23,8 @@ pub struct TurnNumber {
 }
 
 impl TurnNumber {
-    /// The number of the turn at `index` (0 for the first) of a game whose first turn was
-    /// `first`'s. Sides take turns, so the index alone decides.
+    /// The number of the turn at `index` (0 for the first). Sides take turns, so the index alone
+    /// decides.
     pub fn of(index: usize) -> TurnNumber {
         TurnNumber {
             round: index / 2 + 1,
@@ -66,6 +66,13 @@ pub fn write_turn(turn: &Turn) -> String {
 pub fn numbered_turn(game: &Game, index: usize) -> Option<String> {
     let turn = game.turns().get(index)?;
     Some(format!("{} {}", TurnNumber::of(index), write_turn(turn)))
+}
+
+/// `text`, a move (or a turn's moves) just played in `game`, after the number of the turn it
+/// belongs to: `3... d6-d4`. A news line says it so.
+pub fn numbered_last(game: &Game, text: &str) -> String {
+    let index = game.turns().len().saturating_sub(1);
+    format!("{} {text}", TurnNumber::of(index))
 }
 
 /// A move as a player wrote it, before the position is consulted.

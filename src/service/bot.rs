@@ -33,11 +33,14 @@ pub struct Hint {
     pub variant: &'static Variant,
     /// The side the hint is for.
     pub side: Side,
+    /// The suggested turn's number, as the record numbers it.
+    pub number: crate::notation::TurnNumber,
     /// The suggested turn, in canonical text.
     pub turn: Vec<String>,
     /// The line the engine expects, from the suggested turn on.
     pub line: Vec<String>,
-    /// The score for that side in hundredths of a man, when no forced result is seen.
+    /// The score for that side in hundredths of a man, when no forced result is seen: the steady
+    /// score, as a review reads a position.
     pub score: Option<i32>,
     /// The side's own moves to a forced win (positive) or loss (negative).
     pub won_in: Option<i32>,
@@ -308,7 +311,7 @@ impl Service {
             .await?;
         let news = News::Moved {
             by: loaded.row.player(side),
-            text: written.join(" "),
+            text: crate::notation::numbered_last(&loaded.game, &written.join(" ")),
         };
         let notice = self.notice(&mut tx, id, &news).await?;
         // This process delivers it now; another's sweeper leaves it alone meanwhile.
@@ -390,9 +393,10 @@ impl Service {
             game: id,
             variant,
             side,
+            number: crate::notation::TurnNumber::next(&game),
             turn: engine::written(&game, &thought.turn),
             line: engine::written(&game, &thought.pv),
-            score: thought.centipawns(),
+            score: thought.centipawns().map(|_| thought.steady_score()),
             won_in: thought.mate_in(),
             before_the_end: finished && loaded.game.position().is_over(),
             finished,

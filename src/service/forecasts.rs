@@ -298,7 +298,7 @@ impl Service {
             out.push(Answered {
                 news: News::Forecast {
                     by: loaded.row.player(side),
-                    text: text.clone(),
+                    text: crate::notation::numbered_last(&loaded.game, &text),
                 },
                 after: loaded.clone(),
             });

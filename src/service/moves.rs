@@ -129,7 +129,10 @@ impl Service {
         let moved = before_replies.as_ref().unwrap_or(&loaded);
         let by = moved.row.player(mover);
         let news = match step {
-            Step::Move(text) => News::Moved { by, text },
+            Step::Move(text) => News::Moved {
+                by,
+                text: crate::notation::numbered_last(&moved.game, &text),
+            },
             Step::End => News::TurnEnded { by },
         };
         self.wake_bot(&loaded.view());

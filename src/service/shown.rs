@@ -50,9 +50,14 @@ impl KeptGameNews {
         let ours = |p: &Person| self.view.players[side].key == p.key;
         let news = match &self.news {
             News::Reminder { to } if !ours(to) => return None,
+            // Numbered from the game as it stands, as the board shown with it is drawn.
             News::Voted { by, tally } if !ours(by) => News::Moved {
                 by: by.clone(),
-                text: tally.winner()?.to_string(),
+                text: format!(
+                    "{} {}",
+                    crate::notation::TurnNumber::of(self.view.turns.saturating_sub(1)),
+                    tally.winner()?
+                ),
             },
             news => news.clone(),
         };

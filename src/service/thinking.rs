@@ -231,6 +231,7 @@ mod tests {
             game,
             variant: Variant::by_id("brandubh").unwrap(),
             side: Side::Attackers,
+            number: crate::notation::TurnNumber::of(0),
             turn: vec!["a1-a2".into()],
             line: Vec::new(),
             score: Some(0),

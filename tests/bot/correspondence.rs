@@ -95,7 +95,7 @@ async fn a_forecast_reply_is_played_at_once_and_the_rest_of_the_line_stays() {
         reply.news,
         News::Forecast {
             by: bob(),
-            text: line[1].clone()
+            text: format!("1... {}", line[1])
         }
     );
     // The move's own view is the game between the two; the reply's is after it.
@@ -376,7 +376,7 @@ async fn a_forecast_answers_taflbot_too() {
         moved.forecast[0].news(),
         News::Forecast {
             by: alice(),
-            text: mine.clone()
+            text: format!("2. {mine}")
         }
     );
 }
@@ -504,7 +504,7 @@ mod on_discord {
         assert!(
             reply
                 .content
-                .starts_with(&format!("bob played {}, as forecast.", line[1])),
+                .starts_with(&format!("bob played 1... {}, as forecast.", line[1])),
             "{}",
             reply.content
         );

@@ -178,7 +178,7 @@ async fn resignation_draws_and_a_won_game_are_announced() {
         .await;
     let escape = h.play(BOB, thread, "c3-a3").await;
     assert!(
-        escape.content().contains("bob played c3-a3"),
+        escape.content().contains("bob played 1. c3-a3"),
         "{}",
         escape.content()
     );

@@ -43,7 +43,7 @@ alice review game:1
         "{text}"
     );
     assert!(
-        text.contains("alice played d1-d3. Game #1: bob (defenders) to move, deadline "),
+        text.contains("alice played 1. d1-d3. Game #1: bob (defenders) to move, deadline "),
         "{text}"
     );
     assert!(text.contains("error: the path is blocked at e6"), "{text}");
@@ -162,7 +162,7 @@ bob challenge @carol brandubh level:2
     );
     let mine = lines
         .iter()
-        .position(|l| l.starts_with("alice played d2-c2."))
+        .position(|l| l.starts_with("alice played 1. d2-c2."))
         .expect(&text);
     assert_eq!(lines[mine + 1], "taflbot is thinking.", "{text}");
     // The board as text, its picture, then the bot's answer at once, with its board and picture.
@@ -387,9 +387,12 @@ bob moretime days:2
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Kept. Your forecasts in game #1"), "{text}");
     // The move is told without calling bob, who answered at once.
-    assert!(text.contains("alice played d1-d3."), "{text}");
+    assert!(text.contains("alice played 1. d1-d3."), "{text}");
     assert!(!text.contains("bob, your move."), "{text}");
-    assert!(text.contains("bob played f8-g8, as forecast."), "{text}");
+    assert!(
+        text.contains("bob played 1... f8-g8, as forecast."),
+        "{text}"
+    );
     assert!(text.contains("Your note on game #1:\ncorners"), "{text}");
     assert!(text.contains("You keep no note on game #1."), "{text}");
     assert!(text.contains("bob gave alice 2 days more"), "{text}");

@@ -27,6 +27,7 @@ mod local;
 mod lookups;
 mod moves;
 mod notify;
+mod numbering;
 mod postgres;
 mod puzzles;
 mod ratings;

@@ -175,7 +175,7 @@ async fn a_berserk_chain_ends_with_the_end_turn_button() {
     .await;
     let capture = h.play(ALICE, thread, "c1-c5").await;
     assert!(
-        capture.content().contains("alice played c1-c5xd5"),
+        capture.content().contains("alice played 1. c1-c5xd5"),
         "{}",
         capture.content()
     );

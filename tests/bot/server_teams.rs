@@ -17,8 +17,8 @@ use taflbot::service::{
 
 use crate::fake_discord::{in_guild, not_a_manager, s, Fake, Member as User, Opt, GUILD};
 use crate::support::{
-    alice, bob, carol, open, quick_config, scratch, service_at, until, ALICE, BOB, CAROL, CHANNEL,
-    T0,
+    alice, bob, carol, open, quick_config, scratch, service_at, told_played, until, ALICE, BOB,
+    CAROL, CHANNEL, T0,
 };
 
 const HALL: &str = "101";
@@ -272,7 +272,7 @@ async fn both_servers_play_one_game_each_voting_for_its_own_side() {
     assert_eq!(hall_sees.view.place(), Some("hall-chan"));
     let keep_sees = kept.seen_by(Side::Defenders).unwrap();
     assert!(
-        matches!(&keep_sees.news, News::Moved { text, .. } if text == "d2-e2"),
+        matches!(&keep_sees.news, News::Moved { text, .. } if text == "1. d2-e2"),
         "{:?}",
         keep_sees.news
     );
@@ -589,7 +589,10 @@ async fn two_servers_on_two_shards_play_a_game_to_its_end() {
         assert!(closed.private(), "{}", closed.content());
         let tally = said_in(&fake, own, &format!("voted **`{mv}")).await;
         assert!(tally.contains("(1 of 1 vote)"), "{tally}");
-        let seen = said_in(&fake, other, &format!("played {mv}")).await;
+        let seen = fake
+            .wait_post(mv, |p| p.channel == other && told_played(&p.content, mv))
+            .await
+            .content;
         assert!(
             !seen.contains("vote)"),
             "the other's tally is not shown: {seen}"

@@ -501,3 +501,16 @@ pub async fn answer_within_20s(
 pub fn png_of(p: &fake_discord::Posted) -> Option<&[u8]> {
     p.files.first().map(|(_, bytes)| bytes.as_slice())
 }
+
+/// Whether `text` tells that `mv` was played, numbered as the record numbers it (`played 3. d1-d3`
+/// or `played 3... d6-d4`).
+pub fn told_played(text: &str, mv: &str) -> bool {
+    text.split("played ").skip(1).any(|rest| {
+        let (number, moves) = rest.split_once(' ').unwrap_or((rest, ""));
+        let digits = number.trim_end_matches('.');
+        number.ends_with('.')
+            && !digits.is_empty()
+            && digits.chars().all(|c| c.is_ascii_digit())
+            && moves.starts_with(mv)
+    })
+}

@@ -415,7 +415,7 @@ async fn challenging_taflbot_starts_a_game_it_answers_with_a_picture() {
     // alice attacks and moves; taflbot answers in the thread with the board, pinging her.
     let mine = h.play(ALICE, thread, "d2-c2").await;
     assert!(
-        mine.content().contains("played d2-c2"),
+        mine.content().contains("played 1. d2-c2"),
         "{}",
         mine.content()
     );

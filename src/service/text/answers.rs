@@ -235,8 +235,9 @@ pub fn hint(h: &crate::service::Hint, s: &dyn Style) -> String {
     let mut line: Vec<&str> = h.line.iter().map(String::as_str).collect();
     line.truncate(12);
     format!(
-        "{when} taflbot would play {} for the {side}{judged}. The line it expects: {}.",
-        s.code(&h.turn.join(" ")),
+        "{when} taflbot would play {} for the {side}{judged}. The line it expects: {} {}.",
+        s.code(&format!("{} {}", h.number, h.turn.join(" "))),
+        h.number,
         line.join(" ")
     )
 }

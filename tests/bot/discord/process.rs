@@ -9,7 +9,7 @@ use taflbot::service::{Service, TestClock};
 
 use crate::fake_discord::{s, Failure, Fake, Mode, Opt, GUILD};
 use crate::support::{
-    answer_within_20s, is_png, open, person, scratch, Harness, ALICE, BOB, CHANNEL,
+    answer_within_20s, is_png, open, person, scratch, told_played, Harness, ALICE, BOB, CHANNEL,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -22,11 +22,7 @@ async fn the_game_goes_on_after_the_bot_restarts() {
     assert_eq!(h.fake.identifies(), 2, "a new client connected");
     let (who, mv) = h.a_move(game).await;
     let answer = h.play(who, thread, &mv).await;
-    assert!(
-        answer.content().contains(&format!("played {mv}")),
-        "{}",
-        answer.content()
-    );
+    assert!(told_played(&answer.content(), &mv), "{}", answer.content());
     assert_eq!(h.moves_stored(game).await, 2);
     let board = h.slash(ALICE, thread, "board", &[]).await;
     assert!(is_png(board.png()));

@@ -12,7 +12,7 @@ use taflbot::service::{Person, Scope, Service, SideChoice, SystemClock, Terms};
 
 use crate::fake_discord::{in_guild, s, Failure, Fake, Member, Mode, Opt, APP, GUILD};
 use crate::support::{
-    a_move_in, game_in, moves_stored, person, scratch, until, ALICE, BOB, CHANNEL,
+    a_move_in, game_in, moves_stored, person, scratch, told_played, until, ALICE, BOB, CHANNEL,
 };
 use crate::throwaway_pg;
 
@@ -117,11 +117,7 @@ async fn a_game_in(fake: &Fake, svc: &Service, guild: u64, channel: u64) -> (i64
     for _ in 0..2 {
         let (who, mv) = a_move_in(svc, game).await;
         let answer = ask(fake, guild, who, thread, "move", &[("move", s(&mv))]).await;
-        assert!(
-            answer.content().contains(&format!("played {mv}")),
-            "{}",
-            answer.content()
-        );
+        assert!(told_played(&answer.content(), &mv), "{}", answer.content());
     }
     (game, thread)
 }

@@ -212,6 +212,7 @@ const MIGRATIONS: &[Migration] = &[
     both!(19, "team games", "0019_team_games"),
     both!(20, "server teams", "0020_server_teams"),
     both!(21, "themes", "0021_themes"),
+    both!(22, "team voters", "0022_team_voters"),
 ];
 
 /// Why the database could not be used.

@@ -239,6 +239,9 @@ pub enum ServiceError {
     NotOnTeam(i64),
     /// The member holds the roles of both sides, so votes for neither.
     OnBothTeams(i64),
+    /// The person has voted for the other side of this game (a member of both servers, or one
+    /// whose roles changed): one person votes for one side of a game only.
+    VotedForOtherSide(i64),
     /// The window open now is the other side's (or taflbot is to move).
     NotYourWindow {
         game: i64,

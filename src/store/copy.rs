@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, AnyPool, Row, ValueRef};
 use super::{begin_write, Engine, StoreError};
 
 /// The tables, in an order in which every row's references are already there.
-pub const TABLES: [&str; 24] = [
+pub const TABLES: [&str; 25] = [
     "players",
     "tournaments",
     "tournament_players",
@@ -29,6 +29,7 @@ pub const TABLES: [&str; 24] = [
     "held",
     "team_sides",
     "team_votes",
+    "team_voters",
     "team_homes",
     "team_challenges",
     "server_settings",

@@ -85,7 +85,10 @@ async fn postgres_has_the_schema_sqlite_has_and_migrates_once_from_two_processes
             .fetch_all(&one)
             .await
             .unwrap();
-    assert_eq!(versions, [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
+    assert_eq!(
+        versions,
+        [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22]
+    );
     let rows: Vec<(String, String, String)> = sqlx::query_as(
         "SELECT table_name::TEXT, column_name::TEXT, is_nullable::TEXT
          FROM information_schema.columns WHERE table_schema = 'public'",

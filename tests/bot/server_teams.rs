@@ -256,6 +256,12 @@ async fn both_servers_play_one_game_each_voting_for_its_own_side() {
         (cast.side, cast.place.as_deref()),
         (Side::Defenders, Some("keep-home"))
     );
+    // carol, a member of both servers, voted for the Hall: she does not vote for the Keep too.
+    let both = keep
+        .vote(&member(carol()), None, Some("keep-home"), "c4-c3")
+        .await
+        .unwrap_err();
+    assert!(matches!(both, ServiceError::VotedForOtherSide(g) if g == id));
     // The Hall's manager cannot close the Keep's window.
     let not_theirs = hall
         .close_window_early(&manager(alice()), Some(id), None)
@@ -324,7 +330,9 @@ async fn a_team_resigns_by_the_vote_that_wins_its_window() {
         .unwrap();
     // The Keep: two vote to resign (however they write it), one for a move.
     vote(&keep, bob(), "c3-b3").await.unwrap();
-    vote(&keep, carol(), " Resign ").await.unwrap();
+    // (carol voted for the Hall: she may not vote for the Keep too.)
+    let erin = Person::new("5", "erin");
+    vote(&keep, erin, " Resign ").await.unwrap();
     vote(&keep, dave(), "resign").await.unwrap();
     let over = keep
         .close_window_early(&manager(bob()), Some(id), None)

@@ -123,6 +123,7 @@ impl Service {
         let steps = read_turn(&mut loaded.game.clone(), text)?;
         let turn = turn_key(&steps);
         let voter = self.player_id(&mut tx, &member.person).await?;
+        Self::claim_side(&mut tx, id, voter, side).await?;
         let ply = loaded.row.move_count;
         let changed =
             sqlx::query("DELETE FROM team_votes WHERE game_id = $1 AND ply = $2 AND voter = $3")
@@ -163,6 +164,36 @@ impl Service {
             place: loaded.row.place_of(side),
             count_post,
         })
+    }
+
+    /// Binds `voter` to `side` in game `id` on their first vote, and refuses a vote for the other
+    /// side. The key holds it when two processes take both sides' votes at once: one insert wins,
+    /// and the other reads its side.
+    async fn claim_side(
+        conn: &mut AnyConnection,
+        id: i64,
+        voter: i64,
+        side: Side,
+    ) -> Result<(), ServiceError> {
+        sqlx::query(
+            "INSERT INTO team_voters (game_id, voter, side) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+        )
+        .bind(id)
+        .bind(voter)
+        .bind(super::side_name(side))
+        .execute(&mut *conn)
+        .await?;
+        let bound: String =
+            sqlx::query_scalar("SELECT side FROM team_voters WHERE game_id = $1 AND voter = $2")
+                .bind(id)
+                .bind(voter)
+                .fetch_one(&mut *conn)
+                .await?;
+        if bound == super::side_name(side) {
+            Ok(())
+        } else {
+            Err(ServiceError::VotedForOtherSide(id))
+        }
     }
 
     /// The legal moves, in canonical form, of the team game a member means, when their side is

@@ -281,6 +281,9 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         OnBothTeams(id) => format!(
             "you hold the roles of both sides of game #{id}, so you vote for neither"
         ),
+        VotedForOtherSide(id) => format!(
+            "you have voted for the other side of game #{id}: one person votes for one side of a game only, the first they voted for"
+        ),
         NotYourWindow { game, waiting_for } => format!(
             "the window open in game #{game} is not your side's: {} is to move",
             s.name(waiting_for)

@@ -236,6 +236,8 @@ pub fn tune(plan: &Tune) -> Result<(String, String), CliError> {
     let base = plan.from.set().clone();
     let mut rows = base.rows.clone();
     let mut report = String::new();
+    let mut progress =
+        crate::cli::progress::Progress::new("families fitted", plan.families.len() as u64);
     for &family in &plan.families {
         let row = &base.rows[weights::family_index(family)];
         let raw = examples_of(plan, family)?;
@@ -244,12 +246,15 @@ pub fn tune(plan: &Tune) -> Result<(String, String), CliError> {
                 &mut report,
                 format_args!("{}: no positions, weights kept\n", family_name(family)),
             );
+            progress.step();
             continue;
         }
         let (fitted, said) = fit_family(plan, family, row, &raw);
         report.push_str(&said);
         rows[weights::family_index(family)] = fitted;
+        progress.step();
     }
+    progress.finish();
     let set = WeightSet { rows };
     let families: Vec<&str> = plan.families.iter().map(|f| family_name(*f)).collect();
     let header = format!(

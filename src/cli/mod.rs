@@ -259,10 +259,13 @@ pub fn review(
     turns: &[String],
     json: bool,
 ) -> Result<String, CliError> {
-    use crate::engine::review::{budget_for, review, Curve, Mark};
+    use crate::engine::review::{budget_for, review_told, Curve, Mark};
     let game = replayed(variant, position, turns, json)?;
     let budget = budget_for(game.turns().len());
-    let r = review(&game, 0, &Curve::of(game.variant()), budget);
+    let mut progress = progress::Progress::new("turns reviewed", game.turns().len() as u64);
+    let curve = Curve::of(game.variant());
+    let r = review_told(&game, 0, &curve, budget, &mut || progress.step());
+    progress.finish();
     if !json {
         return Ok(crate::service::text::review_turns(&r, variant));
     }
@@ -536,6 +539,10 @@ pub fn arena(variants: &[&'static Variant], m: Match) -> String {
         let next = std::sync::atomic::AtomicU32::new(m.first_pair);
         let end = m.first_pair.saturating_add(m.pairs);
         let tally = std::sync::Mutex::new(Tally::default());
+        let progress = std::sync::Mutex::new(progress::Progress::new(
+            format!("{}: pairs", v.id),
+            u64::from(end - m.first_pair),
+        ));
         std::thread::scope(|scope| {
             for _ in 0..m.threads.clamp(1, m.pairs.max(1) as usize) {
                 scope.spawn(|| loop {
@@ -545,9 +552,14 @@ pub fn arena(variants: &[&'static Variant], m: Match) -> String {
                     }
                     let t = run_pair(v, m.a, m.b, pair, m.max_turns, m.seed);
                     tally.lock().unwrap_or_else(|e| e.into_inner()).merge(&t);
+                    progress.lock().unwrap_or_else(|e| e.into_inner()).step();
                 });
             }
         });
+        progress
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .finish();
         let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
         let part = if m.first_pair == 0 {
             String::new()

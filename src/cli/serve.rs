@@ -151,13 +151,18 @@ pub fn copy_db(from: &str, to: &str) -> Result<String, CliError> {
         let target = store::open(to)
             .await
             .map_err(|e| CliError::message(format!("cannot open {}: {e}", store::shown(to))))?;
-        let copied = store::copy::copy(&source, &target).await.map_err(|e| {
-            CliError::message(format!(
-                "nothing copied from {} to {}: {e}",
-                store::shown(from),
-                store::shown(to)
-            ))
-        })?;
+        let mut progress =
+            super::progress::Progress::new("tables copied", store::copy::TABLES.len() as u64);
+        let copied = store::copy::copy_told(&source, &target, || progress.step())
+            .await
+            .map_err(|e| {
+                CliError::message(format!(
+                    "nothing copied from {} to {}: {e}",
+                    store::shown(from),
+                    store::shown(to)
+                ))
+            })?;
+        progress.finish();
         source.close().await;
         target.close().await;
         let rows: Vec<String> = copied.iter().map(|(t, n)| format!("{t} {n}")).collect();

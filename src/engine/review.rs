@@ -358,6 +358,17 @@ fn defenders(side: Side, chance: f64) -> f64 {
 /// one position never has two chances. A turn left open at the end (a chain the game ended in)
 /// is reviewed as far as it went.
 pub fn review(game: &Game, first: usize, curve: &Curve, budget: u64) -> Review {
+    review_told(game, first, curve, budget, &mut || {})
+}
+
+/// [`review`], calling `turn_done` after each turn reviewed (a command line's progress).
+pub fn review_told(
+    game: &Game,
+    first: usize,
+    curve: &Curve,
+    budget: u64,
+    turn_done: &mut dyn FnMut(),
+) -> Review {
     let first = first.min(game.turns().len());
     let settings = settings(budget);
     let mut replay = game.after_turns(first);
@@ -402,6 +413,7 @@ pub fn review(game: &Game, first: usize, curve: &Curve, budget: u64) -> Review {
         chance = if mover == side { after } else { 1.0 - after };
         best = best_next;
         replay = next;
+        turn_done();
     }
     Review {
         first,

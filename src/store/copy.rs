@@ -89,6 +89,16 @@ pub type Copied = Vec<(&'static str, i64)>;
 /// matches the source's. Stop the bot first: a running one's writes after the snapshot would not
 /// come across.
 pub async fn copy(from: &AnyPool, to: &AnyPool) -> Result<Copied, CopyError> {
+    copy_told(from, to, || {}).await
+}
+
+/// [`copy`], calling `table_done` after each of the [`TABLES`] is copied (a command line's
+/// progress).
+pub async fn copy_told(
+    from: &AnyPool,
+    to: &AnyPool,
+    mut table_done: impl FnMut(),
+) -> Result<Copied, CopyError> {
     let held = counts(to).await?;
     let busy: Vec<String> = held
         .iter()
@@ -124,6 +134,7 @@ pub async fn copy(from: &AnyPool, to: &AnyPool) -> Result<Copied, CopyError> {
             });
         }
         copied.push((table, written));
+        table_done();
     }
     if Engine::of_pool(to) == Engine::Postgres {
         // Rows came with their ids: new rows must be numbered after them.

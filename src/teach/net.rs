@@ -53,7 +53,10 @@ pub fn tune_net(plan: &NetPlan) -> Result<(String, String), CliError> {
         pull: plan.pull,
         ..Training::default()
     };
-    let (net, r) = train::train(variant, &samples, training);
+    let mut progress =
+        crate::cli::progress::Progress::new(format!("{}: epochs", variant.id), plan.epochs as u64);
+    let (net, r) = train::train_told(variant, &samples, training, &mut || progress.step());
+    progress.finish();
     let header = format!(
         "A network trained by `taflbot net` for {} beside the row of {}, on {} positions \
          ({} held out), slope {k:.5}.\n\

@@ -197,6 +197,16 @@ fn errors(
 /// Trains a network for `variant` on `samples` (those [`held_out`] are only
 /// measured).
 pub fn train(variant: &'static Variant, samples: &[Sample], t: Training) -> (Net, Report) {
+    train_told(variant, samples, t, &mut || {})
+}
+
+/// [`train`], calling `epoch_done` after each epoch (a command line's progress).
+pub fn train_told(
+    variant: &'static Variant,
+    samples: &[Sample],
+    t: Training,
+    epoch_done: &mut dyn FnMut(),
+) -> (Net, Report) {
     let (files, ranks) = (variant.files, variant.ranks);
     let n = inputs(files, ranks);
     let mut rng = Rng::new(t.seed);
@@ -258,6 +268,7 @@ pub fn train(variant: &'static Variant, samples: &[Sample], t: Training) -> (Net
                 *value -= t.rate * (m[k] / c1) / ((v[k] / c2).sqrt() + eps) + t.decay * *value;
             }
         }
+        epoch_done();
     }
     let net = p.net(variant);
     let (row_trained, net_trained, trained) = errors(&net, samples, t.k, |i| !held_out(i));

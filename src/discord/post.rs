@@ -120,6 +120,9 @@ pub struct Responder<'a> {
     token: &'a str,
     retry: &'a Retry,
     state: tokio::sync::Mutex<Answered>,
+    /// Every answer is private: the user may not post where they asked, and taflbot speaks
+    /// there only through their own install, which Discord holds to their permissions.
+    only_private: bool,
 }
 
 /// What has been sent for the interaction so far.
@@ -143,7 +146,13 @@ impl<'a> Responder<'a> {
             token,
             retry,
             state: tokio::sync::Mutex::new(Answered::Not),
+            only_private: false,
         }
+    }
+
+    /// Makes every answer private (and the "thinking" note of a deferral too).
+    pub fn only_private(&mut self) {
+        self.only_private = true;
     }
 
     /// Sends the interaction's response, retrying; an "already acknowledged" refusal means an
@@ -183,11 +192,12 @@ impl<'a> Responder<'a> {
             self.respond(CreateInteractionResponse::Acknowledge).await?;
             *state = Answered::DeferredUpdate;
         } else {
+            let private = self.only_private;
             self.respond(CreateInteractionResponse::Defer(
-                CreateInteractionResponseMessage::new(),
+                CreateInteractionResponseMessage::new().ephemeral(private),
             ))
             .await?;
-            *state = Answered::DeferredMessage { private: false };
+            *state = Answered::DeferredMessage { private };
         }
         Ok(())
     }
@@ -210,17 +220,29 @@ impl<'a> Responder<'a> {
         .await
     }
 
-    /// Sends a message: the response, the answer to a deferral, or a follow-up. A private answer
-    /// after a public deferral (a refusal found late) takes the "thinking" note away and comes as
-    /// a private follow-up, so that nobody else sees it.
+    /// Sends a message: the response, the answer to a deferral, or a follow-up. An answer to a
+    /// deferral is edited into the "thinking" note, except where that would lose something: a
+    /// private answer after a public deferral (a refusal found late), which nobody else may see,
+    /// and an answer that pings (the call to move), since an edit notifies nobody. Those take the
+    /// note away and come as a new follow-up message.
     pub async fn send(&self, reply: &Reply) -> serenity::Result<()> {
+        let private;
+        let reply = if self.only_private && !reply.private {
+            private = Reply {
+                private: true,
+                ..reply.clone()
+            };
+            &private
+        } else {
+            reply
+        };
         let mut state = self.state.lock().await;
         match *state {
             Answered::Not => {
                 self.respond(CreateInteractionResponse::Message(reply.as_response()))
                     .await?
             }
-            Answered::DeferredMessage { private } if private == reply.private => {
+            Answered::DeferredMessage { private } if private == reply.private && !reply.pings() => {
                 self.edit_original(reply).await?
             }
             Answered::DeferredMessage { .. } => {

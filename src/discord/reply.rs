@@ -32,6 +32,11 @@ impl Reply {
         }
     }
 
+    /// Whether the message pings anyone (a user or a role).
+    pub fn pings(&self) -> bool {
+        !self.mention.is_empty() || self.role.is_some()
+    }
+
     /// A private answer that only the user sees.
     pub fn private(text: impl Into<String>) -> Reply {
         Reply {

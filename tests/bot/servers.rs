@@ -99,3 +99,44 @@ async fn a_nickname_stays_in_its_server_and_a_profile_of_someone_else_is_private
         .starts_with("alice has not played here yet."));
     h.shutdown().await;
 }
+
+/// A server where only the user installed taflbot holds its answers to the user's permissions:
+/// where they may not send messages, `/variants` and `/rules` answer privately (Discord would
+/// refuse a public answer); where they may, in public as anywhere.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_install_answers_privately_where_the_user_may_not_post() {
+    use crate::fake_discord::{elsewhere, Elsewhere};
+    const OTHER: u64 = 800_000_000_000_000_998;
+    let h = Harness::start("read-only").await;
+    // View Channel, Read Message History, Use Application Commands: no Send Messages.
+    let read_only = |mut interaction: serde_json::Value| {
+        interaction["member"]["permissions"] = serde_json::json!("2147550208");
+        elsewhere(interaction, Elsewhere::OtherServer(OTHER))
+    };
+    for (command, options) in [
+        ("variants", vec![]),
+        ("rules", vec![("variant", s("brandubh"))]),
+    ] {
+        let asked = h
+            .fake
+            .ask(read_only(h.fake.slash(
+                ALICE,
+                CHANNEL + 2,
+                command,
+                &options,
+            )))
+            .await;
+        assert!(asked.private(), "{command}: {asked:?}");
+        assert!(!asked.content().is_empty(), "{command}");
+        let open = h
+            .fake
+            .ask(elsewhere(
+                h.fake.slash(ALICE, CHANNEL + 2, command, &options),
+                Elsewhere::OtherServer(OTHER),
+            ))
+            .await;
+        assert!(!open.private(), "{command}: {open:?}");
+        assert_eq!(open.content(), asked.content(), "{command}");
+    }
+    h.shutdown().await;
+}

@@ -117,6 +117,31 @@ fn served_here(interaction: &serenity::CommandInteraction) -> bool {
         .any(|owner| matches!(owner, Owner::GuildInstall(Some(g)) if *g == guild))
 }
 
+/// Whether a public answer may be posted where the interaction was given. Everywhere but a
+/// server where only the user installed taflbot: there Discord holds the answer to the user's own
+/// permissions, and refuses a public one where they may not send messages (a read-only or
+/// announcements channel, a locked thread).
+fn may_answer_publicly(interaction: &serenity::CommandInteraction) -> bool {
+    use serenity::ChannelType as Kind;
+    if interaction.guild_id.is_none() || served_here(interaction) {
+        return true;
+    }
+    let Some(permissions) = interaction.member.as_ref().and_then(|m| m.permissions) else {
+        return true;
+    };
+    let in_thread = interaction.channel.as_ref().is_some_and(|c| {
+        matches!(
+            c.kind,
+            Kind::PublicThread | Kind::PrivateThread | Kind::NewsThread
+        )
+    });
+    if in_thread {
+        permissions.send_messages_in_threads()
+    } else {
+        permissions.send_messages()
+    }
+}
+
 /// A row as a command named `name` (the row's own name, or its subcommand's word).
 fn slash_command(spec: &'static Spec, name: &'static str) -> poise::Command<Arc<Bot>, Error> {
     let (install_context, interaction_context) = contexts(spec.guild_only);
@@ -446,6 +471,9 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
         (interaction.id, &interaction.token),
         interaction.attachment_size_limit,
     );
+    if !may_answer_publicly(interaction) {
+        c.responder.only_private();
+    }
     c.caller.bots = ctx
         .args
         .iter()

@@ -28,8 +28,19 @@ async fn slow_work_is_deferred_and_then_answered() {
     tokio::time::sleep(Duration::from_millis(1000)).await;
     blocker.rollback().await.unwrap();
     let answer = answer_within_20s(rx).await;
-    assert_eq!(answer.method, "PATCH", "the deferred answer is edited in");
-    assert!(answer.path.ends_with("/messages/@original"));
+    // The answer calls the next player: an edit would notify nobody, so the "thinking" note is
+    // taken away and the answer comes as a new message.
+    assert_eq!(
+        answer.method, "POST",
+        "the answer that pings is a new message"
+    );
+    assert!(!answer.path.contains("/messages/"), "{}", answer.path);
+    assert!(!answer.pings().is_empty(), "{answer:?}");
+    assert!(h
+        .fake
+        .calls()
+        .iter()
+        .any(|c| c.method == "DELETE" && c.path.ends_with("/messages/@original")));
     assert!(told_played(&answer.content(), &mv), "{}", answer.content());
     assert!(is_png(answer.png()));
     assert_eq!(h.moves_stored(game).await, 1);
@@ -90,7 +101,7 @@ async fn every_command_and_button_defers_when_the_work_runs_long() {
         .iter()
         .any(|c| c.method == "DELETE" && c.path.ends_with("/messages/@original")));
 
-    // /resign by a player: deferred, then the result edited in.
+    // /resign by a player: deferred, then the result, which pings both players, as a new message.
     let blocker = h.hold_database().await;
     let rx = h.fake.interact(
         h.fake
@@ -102,7 +113,8 @@ async fn every_command_and_button_defers_when_the_work_runs_long() {
     tokio::time::sleep(Duration::from_millis(1000)).await;
     blocker.rollback().await.unwrap();
     let resigned = answer_within_20s(rx).await;
-    assert_eq!(resigned.method, "PATCH");
+    assert_eq!(resigned.method, "POST");
+    assert_eq!(resigned.pings().len(), 2, "{resigned:?}");
     assert!(
         resigned.content().starts_with("bob resigned."),
         "{}",

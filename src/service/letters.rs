@@ -194,30 +194,42 @@ impl Service {
         Ok(out)
     }
 
-    /// What quiet hours held, for each player whose quiet hours are over now: claimed by taking
-    /// it off the list, so that one process tells it.
+    /// What quiet hours held, for up to [`LETTERS_A_ROUND`] players whose quiet hours are over
+    /// now: claimed by taking it off the list, so that one process tells it. The players with
+    /// held news are read a page at a time, those still quiet passed over, until that many are
+    /// told or none is left: however many are quiet, one whose hours ended is not kept waiting
+    /// behind them.
     pub async fn quiet_ended(&self) -> Result<Vec<Held>, ServiceError> {
         let now = self.now();
-        let waiting: Vec<HeldFor> = sqlx::query_as(
-            "SELECT DISTINCT p.id, p.key, p.name, p.zone, p.quiet_from, p.quiet_to
-                 FROM held h JOIN players p ON p.id = h.player LIMIT $1",
-        )
-        .bind(LETTERS_A_ROUND)
-        .fetch_all(&self.pool)
-        .await?;
         let mut out = Vec::new();
-        for (id, key, name, zone, from, to) in waiting {
-            if Quiet::stored(zone.as_deref(), from, to).is_some_and(|q| q.contains(now)) {
-                continue;
-            }
-            let mut tx = self.write().await?;
-            let games = self.take_held(&mut tx, id).await?;
-            tx.commit().await?;
-            if !games.is_empty() {
-                out.push(Held {
-                    to: Person::new(key, name),
-                    games,
-                });
+        let mut after = 0i64;
+        while out.len() < LETTERS_A_ROUND as usize {
+            let page: Vec<HeldFor> = sqlx::query_as(
+                "SELECT DISTINCT p.id, p.key, p.name, p.zone, p.quiet_from, p.quiet_to
+                     FROM held h JOIN players p ON p.id = h.player
+                     WHERE p.id > $1 ORDER BY p.id LIMIT $2",
+            )
+            .bind(after)
+            .bind(LETTERS_A_ROUND)
+            .fetch_all(&self.pool)
+            .await?;
+            let Some(last) = page.last() else { break };
+            after = last.0;
+            for (id, key, name, zone, from, to) in page {
+                if out.len() >= LETTERS_A_ROUND as usize
+                    || Quiet::stored(zone.as_deref(), from, to).is_some_and(|q| q.contains(now))
+                {
+                    continue;
+                }
+                let mut tx = self.write().await?;
+                let games = self.take_held(&mut tx, id).await?;
+                tx.commit().await?;
+                if !games.is_empty() {
+                    out.push(Held {
+                        to: Person::new(key, name),
+                        games,
+                    });
+                }
             }
         }
         Ok(out)

@@ -719,6 +719,34 @@ async fn quiet_hours_bring_a_reminder_forward_and_never_move_the_deadline() {
     assert_eq!(reminders(svc.sweep().await.unwrap()), 0);
 }
 
+/// Held news is told when a player's quiet hours end, however many others are still quiet: the
+/// sixty read first hold theirs, and the one after them, whose hours are over, is told at once.
+#[tokio::test]
+async fn held_news_is_told_when_quiet_hours_end_however_many_are_still_quiet() {
+    // T0 is 08:00 UTC.
+    let (svc, _) = service_at(":memory:", T0).await;
+    let game = started(&svc).await;
+    for i in 0..60 {
+        let quiet = taflbot::service::Person::new(format!("q{i}"), &format!("quiet{i}"));
+        svc.notify(&quiet, &hours(&[("quiet", "07-10")]))
+            .await
+            .unwrap();
+        svc.hold(&quiet, game, false).await.unwrap();
+    }
+    let awake = taflbot::service::Person::new("awake", "awake");
+    svc.notify(&awake, &hours(&[("quiet", "01-06")]))
+        .await
+        .unwrap();
+    svc.hold(&awake, game, true).await.unwrap();
+    let told = svc.quiet_ended().await.unwrap();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0].to.key, "awake");
+    assert_eq!(told[0].games.len(), 1);
+    assert!(told[0].games[0].1, "a reminder");
+    // Told once; the quiet ones still wait.
+    assert!(svc.quiet_ended().await.unwrap().is_empty());
+}
+
 mod quiet_on_discord {
     use super::*;
     use crate::support::{Harness, ALICE, BOB};

@@ -727,7 +727,7 @@ async fn held_news_is_told_when_quiet_hours_end_however_many_are_still_quiet() {
     let (svc, _) = service_at(":memory:", T0).await;
     let game = started(&svc).await;
     for i in 0..60 {
-        let quiet = taflbot::service::Person::new(format!("q{i}"), &format!("quiet{i}"));
+        let quiet = taflbot::service::Person::new(format!("q{i}"), format!("quiet{i}"));
         svc.notify(&quiet, &hours(&[("quiet", "07-10")]))
             .await
             .unwrap();

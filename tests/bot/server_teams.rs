@@ -485,6 +485,11 @@ async fn two_servers_on_two_shards_play_a_game_to_its_end() {
     .await;
     assert!(home.content().contains("Keepers"), "{}", home.content());
     assert!(
+        !home.content().contains("notify nobody"),
+        "a mentionable role: {}",
+        home.content()
+    );
+    assert!(
         home.content().contains(&format!("<#{KEEP_HOME}>")),
         "{}",
         home.content()

@@ -588,8 +588,10 @@ impl Fake {
                         members.insert(m.id.to_string(), member);
                         json!({"name": option, "type": 6, "value": m.id.to_string()})
                     }
-                    Opt::Role(id, name) => {
-                        roles.insert(id.to_string(), role_json(*id, name));
+                    Opt::Role(id, name) | Opt::UnmentionableRole(id, name) => {
+                        let mut role = role_json(*id, name);
+                        role["mentionable"] = json!(matches!(v, Opt::Role(..)));
+                        roles.insert(id.to_string(), role);
                         json!({"name": option, "type": 8, "value": id.to_string()})
                     }
                 };
@@ -643,6 +645,8 @@ pub enum Opt {
     User(Member),
     /// A role: its id and name.
     Role(u64, &'static str),
+    /// A role whose members Discord does not notify of a mention (`mentionable` false).
+    UnmentionableRole(u64, &'static str),
 }
 
 /// A role of the fake's server, as Discord describes it.

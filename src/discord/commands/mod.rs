@@ -142,6 +142,22 @@ fn may_answer_publicly(interaction: &serenity::CommandInteraction) -> bool {
     }
 }
 
+/// The roles an interaction names to be pinged (the home's `ping:@role`, or the sides' roles of a
+/// team game started with `ping:true`) that are not mentionable: Discord notifies their members
+/// only of a mentionable role (taflbot does not ask for Mention Everyone).
+fn unnotified_roles(args: &[serenity::ResolvedOption<'_>]) -> Vec<String> {
+    use serenity::ResolvedValue as R;
+    let pinging = args
+        .iter()
+        .any(|a| a.name == "ping" && matches!(a.value, R::Boolean(true)));
+    args.iter()
+        .filter_map(|a| match &a.value {
+            R::Role(r) if !r.mentionable && (a.name == "ping" || pinging) => Some(r.name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A row as a command named `name` (the row's own name, or its subcommand's word).
 fn slash_command(spec: &'static Spec, name: &'static str) -> poise::Command<Arc<Bot>, Error> {
     let (install_context, interaction_context) = contexts(spec.guild_only);
@@ -321,6 +337,8 @@ pub struct Call<'a> {
     responder: Responder<'a>,
     /// A button was pressed whose answer replaces its message.
     pressed: bool,
+    /// The roles named to be pinged that are not mentionable: Discord notifies nobody of them.
+    unnotified: Vec<String>,
 }
 
 impl<'a> Call<'a> {
@@ -356,6 +374,7 @@ impl<'a> Call<'a> {
             },
             responder: Responder::new(http, id, token, &bot.answers),
             pressed: false,
+            unnotified: Vec::new(),
         }
     }
 }
@@ -474,6 +493,7 @@ async fn slash(ctx: AppContext<'_>) -> Result<(), Framework<'_>> {
     if !may_answer_publicly(interaction) {
         c.responder.only_private();
     }
+    c.unnotified = unnotified_roles(ctx.args);
     c.caller.bots = ctx
         .args
         .iter()

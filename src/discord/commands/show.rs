@@ -65,7 +65,7 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
         Answer::TeamChallenged(ch) => team_challenged(c, ch).await,
         Answer::TeamHome { home, ping } => {
             let said = text::team_home(home.as_deref(), ping.as_ref(), STYLE);
-            c.answer(Reply::text(said)).await
+            c.answer(Reply::text(said + &c.unnotified_note())).await
         }
         Answer::TeamAnswered(TeamAnswer::Accepted(view)) => {
             let said = text::team_challenge_accepted(&view, &c.caller.who, STYLE);
@@ -272,7 +272,7 @@ async fn started(c: &Call<'_>, mut view: GameView, png: Option<Vec<u8>>, begun: 
         Reply::text(match begun {
             Begun::Bot => text::bot_game_started(who, view, STYLE),
             Begun::People => text::accepted(who, view, STYLE),
-            Begun::Team => text::team_started(who, view, STYLE),
+            Begun::Team => text::team_started(who, view, STYLE) + &c.unnotified_note(),
         })
     };
     c.settle(said(&view)).await;
@@ -363,6 +363,28 @@ pub fn news_reply(news: &News, view: &GameView, png: Option<Vec<u8>>) -> Reply {
 }
 
 impl Call<'_> {
+    /// A sentence after an answer that names roles to ping which are not mentionable: that
+    /// Discord will notify nobody of them, and how a manager changes it. Empty where none is.
+    fn unnotified_note(&self) -> String {
+        if self.unnotified.is_empty() {
+            return String::new();
+        }
+        let names: Vec<String> = self
+            .unnotified
+            .iter()
+            .map(|n| format!("@{}", crate::discord::style::escape(n)))
+            .collect();
+        let (roles, them) = if names.len() == 1 {
+            ("the role is", "it")
+        } else {
+            ("the roles are", "each")
+        };
+        format!(
+            " Discord will notify nobody when taflbot pings {}, as {roles} not mentionable. A manager can turn on \"Allow anyone to @mention this role\" for {them} in the server's settings, under Roles.",
+            names.join(" and ")
+        )
+    }
+
     /// Sends an answer, logging a failure (the retries are over by then; the user sees Discord's
     /// own "did not respond").
     pub(super) async fn answer(&self, reply: Reply) {

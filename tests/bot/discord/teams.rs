@@ -153,7 +153,7 @@ async fn two_roles_play_and_a_member_who_left_is_not_counted() {
             &[
                 ("variant", s("brandubh")),
                 ("attackers", Opt::Role(reds, "Reds")),
-                ("defenders", Opt::Role(blues, "Blues")),
+                ("defenders", Opt::UnmentionableRole(blues, "Blues")),
                 ("ping", Opt::Bool(true)),
             ],
         )
@@ -162,6 +162,20 @@ async fn two_roles_play_and_a_member_who_left_is_not_counted() {
         started
             .content()
             .contains("Reds the attackers against Blues the defenders"),
+        "{}",
+        started.content()
+    );
+    // Blues may not be mentioned: the answer says its members will not be notified, and how to
+    // change it; Reds may.
+    assert!(
+        started.content().contains(
+            "Discord will notify nobody when taflbot pings @Blues, as the role is not mentionable."
+        ),
+        "{}",
+        started.content()
+    );
+    assert!(
+        !started.content().contains("@Reds"),
         "{}",
         started.content()
     );

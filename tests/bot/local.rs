@@ -434,7 +434,7 @@ bob move c1-c2 game:1
     );
     assert!(
         text.contains(
-            "error: only the server's managers and the captain of game #1 close its window early"
+            "error: only the server's managers, and the captain of game #1 for their own team, close its window early"
         ),
         "{text}"
     );

@@ -357,6 +357,21 @@ async fn two_roles_play_and_a_member_of_neither_or_of_both_is_refused() {
         .await
         .unwrap();
     assert_eq!((voted.side, voted.votes), (Side::Defenders, 1));
+    // alice started the game and holds the reds' role: she captains the reds, not the blues.
+    let not_hers = svc.close_window_early(&starter, Some(id), None).await;
+    assert!(
+        matches!(not_hers, Err(ServiceError::NotCaptain(g)) if g == id),
+        "{not_hers:?}"
+    );
+    svc.close_window_early(&manager, Some(id), None)
+        .await
+        .unwrap();
+    svc.vote(&member(erin(), &["11"]), None, None, "e2-e3")
+        .await
+        .unwrap();
+    svc.close_window_early(&starter, Some(id), None)
+        .await
+        .unwrap();
     // Between two of its roles, the server's record counts the game for neither.
     assert_eq!(svc.team_games().await.unwrap().going.len(), 1);
     assert_eq!(svc.team_games().await.unwrap().going[0].ours.len(), 2);

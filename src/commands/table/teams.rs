@@ -91,7 +91,7 @@ pub(super) const ROWS: [Spec; 7] = [
     Spec {
         name: "teamgame play",
         description: "Close your side's window now and play its most-voted turn.",
-        more: "For the server's managers and the game's captain (who started it).",
+        more: "For the server's managers and the game's captain (who started it; between two roles, for the team of the role they hold).",
         options: &[GAME],
         read: |a| Ok(Command::TeamPlay { game: a.number("game")? }),
         ..ROW

@@ -323,7 +323,8 @@ impl Service {
             };
             // The right to close early is looked at before Discord is asked about anyone.
             if let Some((member, guild)) = by {
-                self.may_close(&mut conn, id, team, member, guild).await?;
+                self.may_close(&mut conn, id, (&sides, team), member, guild)
+                    .await?;
             }
             let votes = self
                 .window_votes(&mut conn, id, loaded.row.move_count)
@@ -352,11 +353,14 @@ impl Service {
             return Ok(None);
         }
         let sides = self.team_sides(&mut tx, id).await?;
-        let Some(team) = sides.into_iter().find(|s| s.side() == side) else {
+        let Some(team) = sides.iter().find(|s| s.side() == side).cloned() else {
             return Ok(None);
         };
         match by {
-            Some((member, guild)) => self.may_close(&mut tx, id, &team, member, guild).await?,
+            Some((member, guild)) => {
+                self.may_close(&mut tx, id, (&sides, &team), member, guild)
+                    .await?
+            }
             None if loaded.row.deadline > now => return Ok(None),
             None => {}
         }
@@ -412,18 +416,24 @@ impl Service {
         Ok(notice)
     }
 
-    /// Refuses `member` (of `guild`) the closing of `team`'s window early unless they manage
-    /// that server or are the game's captain.
+    /// Refuses `member` (of `guild`) the closing of `team`'s window early (`sides`: all the
+    /// game's) unless they manage that server, or are the game's captain and vote for that side:
+    /// the starter of a game between two roles captains the team of the role they hold, never the
+    /// other.
     async fn may_close(
         &self,
         conn: &mut AnyConnection,
         game: i64,
-        team: &super::TeamSide,
+        (sides, team): (&[super::TeamSide], &super::TeamSide),
         member: &Member,
         guild: &str,
     ) -> Result<(), ServiceError> {
         if member.manages && guild == team.guild {
             return Ok(());
+        }
+        let theirs = side_of_member(game, sides, guild, &member.roles);
+        if theirs.ok() != Some(team.side()) {
+            return Err(ServiceError::NotCaptain(game));
         }
         let key: Option<String> = match team.captain {
             Some(captain) => {

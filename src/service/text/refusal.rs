@@ -301,7 +301,7 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             s.code(turn)
         ),
         NotCaptain(id) => format!(
-            "only the server's managers and the captain of game #{id} close its window early"
+            "only the server's managers, and the captain of game #{id} for their own team, close its window early"
         ),
         NoVotesYet(id) => format!("nobody has voted in game #{id}'s window yet"),
         BadServer(text) => format!(

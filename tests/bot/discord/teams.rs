@@ -92,7 +92,7 @@ async fn a_server_votes_against_taflbot_in_its_thread() {
     assert!(
         refused
             .content()
-            .contains("the server's managers and the captain"),
+            .contains("the server's managers, and the captain"),
         "{}",
         refused.content()
     );

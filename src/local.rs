@@ -276,11 +276,7 @@ async fn notices(service: &Service, out: &mut impl Write, at: &Session) -> std::
 /// The file a game's picture is saved in, named by the turn it follows as the record numbers it:
 /// `game-1-start.png`, `game-1-after-3.png`, `game-1-after-3-reply.png` (after `3...`).
 fn picture_name(view: &GameView) -> String {
-    match view
-        .turns
-        .checked_sub(1)
-        .map(crate::notation::TurnNumber::of)
-    {
+    match crate::notation::TurnNumber::last_of(view.turns) {
         None => format!("game-{}-start.png", view.id),
         Some(n) if n.reply => format!("game-{}-after-{}-reply.png", view.id, n.round),
         Some(n) => format!("game-{}-after-{}.png", view.id, n.round),

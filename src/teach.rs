@@ -246,12 +246,11 @@ pub fn tune(plan: &Tune) -> Result<(String, String), CliError> {
                 &mut report,
                 format_args!("{}: no positions, weights kept\n", family_name(family)),
             );
-            progress.step();
-            continue;
+        } else {
+            let (fitted, said) = fit_family(plan, family, row, &raw);
+            report.push_str(&said);
+            rows[weights::family_index(family)] = fitted;
         }
-        let (fitted, said) = fit_family(plan, family, row, &raw);
-        report.push_str(&said);
-        rows[weights::family_index(family)] = fitted;
         progress.step();
     }
     progress.finish();

@@ -1,10 +1,10 @@
 //! Reviews of finished games. The engine searches every position of the game once, on one
 //! budget, fixed for games of up to 299 turns and shared by a longer game's positions
 //! ([`budget_for`]); each score, the mean of the last two depths' so that it leans to neither
-//! side ([`super::Thought::steady_score`]), becomes the chance of the side to move (a logistic curve fitted
-//! per variant, [`Curve::of`]), so a position has one chance: the chance after turn n is the
-//! chance before turn n+1. Each turn is marked by how much of its mover's chance it gave away
-//! between the two, as lichess does; its better turn is the best the search of its position
+//! side ([`super::Thought::steady_score`]), becomes the chance of the side to move (a logistic
+//! curve fitted per variant, [`Curve::of`]), so a position has one chance: the chance after turn
+//! n is the chance before turn n+1. Each turn is marked by how much of its mover's chance it gave
+//! away between the two, as lichess does; its better turn is the best the search of its position
 //! found.
 //!
 //! Pure like the rest of the engine: the caller decides where the work runs.

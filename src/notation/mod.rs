@@ -32,6 +32,11 @@ impl TurnNumber {
         }
     }
 
+    /// The number of the last of `turns` turns played, `None` before the first.
+    pub fn last_of(turns: usize) -> Option<TurnNumber> {
+        turns.checked_sub(1).map(TurnNumber::of)
+    }
+
     /// The number of the turn to be played next in `game` (the open one, where a chain may go
     /// on).
     pub fn next(game: &Game) -> TurnNumber {
@@ -68,11 +73,11 @@ pub fn numbered_turn(game: &Game, index: usize) -> Option<String> {
     Some(format!("{} {}", TurnNumber::of(index), write_turn(turn)))
 }
 
-/// `text`, a move (or a turn's moves) just played in `game`, after the number of the turn it
-/// belongs to: `3... d6-d4`. A news line says it so.
-pub fn numbered_last(game: &Game, text: &str) -> String {
-    let index = game.turns().len().saturating_sub(1);
-    format!("{} {text}", TurnNumber::of(index))
+/// `text`, a move (or a turn's moves) of the last of `turns` turns played, after that turn's
+/// number: `3... d6-d4`. A news line says it so.
+pub fn numbered_last(turns: usize, text: &str) -> String {
+    let number = TurnNumber::last_of(turns).unwrap_or(TurnNumber::of(0));
+    format!("{number} {text}")
 }
 
 /// A move as a player wrote it, before the position is consulted.

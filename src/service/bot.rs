@@ -311,7 +311,7 @@ impl Service {
             .await?;
         let news = News::Moved {
             by: loaded.row.player(side),
-            text: crate::notation::numbered_last(&loaded.game, &written.join(" ")),
+            text: crate::notation::numbered_last(loaded.game.turns().len(), &written.join(" ")),
         };
         let notice = self.notice(&mut tx, id, &news).await?;
         // This process delivers it now; another's sweeper leaves it alone meanwhile.

@@ -298,7 +298,7 @@ impl Service {
             out.push(Answered {
                 news: News::Forecast {
                     by: loaded.row.player(side),
-                    text: crate::notation::numbered_last(&loaded.game, &text),
+                    text: crate::notation::numbered_last(loaded.game.turns().len(), &text),
                 },
                 after: loaded.clone(),
             });

@@ -216,9 +216,10 @@ impl Service {
             let Some(last) = page.last() else { break };
             after = last.0;
             for (id, key, name, zone, from, to) in page {
-                if out.len() >= LETTERS_A_ROUND as usize
-                    || Quiet::stored(zone.as_deref(), from, to).is_some_and(|q| q.contains(now))
-                {
+                if out.len() >= LETTERS_A_ROUND as usize {
+                    break;
+                }
+                if Quiet::stored(zone.as_deref(), from, to).is_some_and(|q| q.contains(now)) {
                     continue;
                 }
                 let mut tx = self.write().await?;

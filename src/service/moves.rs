@@ -131,7 +131,7 @@ impl Service {
         let news = match step {
             Step::Move(text) => News::Moved {
                 by,
-                text: crate::notation::numbered_last(&moved.game, &text),
+                text: crate::notation::numbered_last(moved.game.turns().len(), &text),
             },
             Step::End => News::TurnEnded { by },
         };

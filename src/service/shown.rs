@@ -53,11 +53,7 @@ impl KeptGameNews {
             // Numbered from the game as it stands, as the board shown with it is drawn.
             News::Voted { by, tally } if !ours(by) => News::Moved {
                 by: by.clone(),
-                text: format!(
-                    "{} {}",
-                    crate::notation::TurnNumber::of(self.view.turns.saturating_sub(1)),
-                    tally.winner()?
-                ),
+                text: crate::notation::numbered_last(self.view.turns, tally.winner()?),
             },
             news => news.clone(),
         };

@@ -7,7 +7,7 @@
 //! `cargo run --release --example escape_games -- GAMES > data/selfplay-losses-copenhagen.txt`
 //! writes the first GAMES such games.
 
-use taflbot::engine::teach::{self_play, self_play_settings};
+use taflbot::engine::teach::{self_play, self_play_settings, Start};
 use taflbot::engine::Eval;
 use taflbot::notation::write_move;
 use taflbot::rules::{Reason, Side, Variant};
@@ -34,7 +34,11 @@ fn main() {
         if found == wanted {
             break;
         }
-        let played = self_play(variant, &settings, OPENING, seed, MAX_TURNS);
+        let start = Start {
+            opening: OPENING,
+            thin: 0,
+        };
+        let played = self_play(variant, &settings, start, seed, MAX_TURNS);
         let escaped = played
             .game
             .outcome()

@@ -1,12 +1,12 @@
 //! Fits a variant's review winning-chance curve (`taflbot::engine::review::Curve::of`), and
 //! measures what the marks' thresholds are set against.
 //!
-//! The games: the Copenhagen corpus for Copenhagen, and for every other variant games the engine
-//! plays against itself on that variant's own board (from OPENING random opening turns, three
-//! where none is given, 3,000 nodes a turn, seeded). Brandubh is fitted on self-play from eight
-//! random turns: its recorded games, scored on the review's budget, do not tell their results
-//! apart (the fit came out flat), and from three turns the defenders win nearly every game.
-//! From each decided game, two positions at plies drawn at random are scored on the review's
+//! The games: the recorded games of Copenhagen (1,752) and Brandubh (523) where no OPENING is
+//! given, and otherwise games the engine plays against itself on the variant's own board (from
+//! OPENING random opening turns, three where none is given, after THIN men of one side at most
+//! are taken off the start, none where none is given; 3,000 nodes a turn, seeded).
+//! From each decided game, two positions at plies drawn at random from the game's own seed (the
+//! same on any number of threads) are scored on the review's
 //! budget with the given weights (the reviews' own, the taught ones, where none are given); the
 //! side to move's score and whether that side won the game are the samples of a logistic fit.
 //! At each position the turn played in the game and the engine's own turn on a quarter of the
@@ -14,13 +14,12 @@
 //! show how often each mark falls, and the engine's say how often a turn a lesser search of the
 //! engine's own would play is marked.
 //!
-//! `cargo run --release --example winning_chance [-- VARIANT [GAMES [WEIGHTS [OPENING]]]]`
+//! `cargo run --release --example winning_chance [-- VARIANT [GAMES [WEIGHTS [OPENING [THIN]]]]]`
 //! (a variant id, copenhagen where none is given; WEIGHTS taught or classic)
 
-use taflbot::engine::arena::opening;
 use taflbot::engine::review::{self, fit, turn_steps, weigh_turn, Curve, BUDGET, THRESHOLDS};
-use taflbot::engine::teach::self_play_settings;
-use taflbot::engine::{steps, take, think, Eval, Settings};
+use taflbot::engine::teach::{self_play, self_play_settings, Start};
+use taflbot::engine::{think, Eval, Settings};
 use taflbot::notation::recorded_game;
 use taflbot::rules::random::Rng;
 use taflbot::rules::{Game, Side, Variant};
@@ -74,15 +73,22 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
-/// The decided games to sample: the Copenhagen corpus for Copenhagen, else self-play.
+/// The decided games to sample: a variant's recorded games where it has them (Copenhagen's and
+/// Brandubh's) and `recorded`, else self-play from `start`.
 fn games_of(
     variant: &'static Variant,
     limit: usize,
     eval: Eval,
-    opening_turns: usize,
+    start: Start,
+    recorded: bool,
 ) -> Vec<(Game, Side)> {
-    if variant.id == "copenhagen" {
-        return include_str!("../data/copenhagen.csv")
+    let corpus = match variant.id {
+        "copenhagen" if recorded => Some(include_str!("../data/copenhagen.csv")),
+        "brandubh" if recorded => Some(include_str!("../data/brandubh.csv")),
+        _ => None,
+    };
+    if let Some(corpus) = corpus {
+        return corpus
             .lines()
             .filter_map(|line| match recorded_game(variant, line)? {
                 (game, Some(winner)) => Some((game, winner)),
@@ -93,41 +99,17 @@ fn games_of(
     }
     (1..=limit.min(400) as u64)
         .filter_map(|seed| {
-            let game = played_against_itself(variant, seed, eval, opening_turns);
+            let game = played_against_itself(variant, seed, eval, start);
             let winner = game.outcome()?.winner?;
             Some((game, winner))
         })
         .collect()
 }
 
-/// A game the engine plays against itself from `opening_turns` random turns drawn from `seed`,
-/// 3,000 nodes a turn, 300 turns at most.
-fn played_against_itself(
-    variant: &'static Variant,
-    seed: u64,
-    eval: Eval,
-    opening_turns: usize,
-) -> Game {
-    let mut game = Game::new(variant);
-    for step in opening(variant, opening_turns, seed) {
-        take(&mut game, step).expect("an opening of legal steps");
-    }
-    let settings = Settings {
-        seed,
-        ..self_play_settings(3_000, eval)
-    };
-    for _ in 0..300 {
-        if game.outcome().is_some() || steps(&game).is_empty() {
-            break;
-        }
-        let Ok(thought) = think(&game, &settings) else {
-            break;
-        };
-        for step in thought.turn {
-            take(&mut game, step).expect("the engine chose a legal step");
-        }
-    }
-    game
+/// A game the engine plays against itself from `start` drawn from `seed`, 3,000 nodes a turn,
+/// 300 turns at most.
+fn played_against_itself(variant: &'static Variant, seed: u64, eval: Eval, start: Start) -> Game {
+    self_play(variant, &self_play_settings(3_000, eval), start, seed, 300).game
 }
 
 fn main() {
@@ -140,23 +122,27 @@ fn main() {
         .unwrap_or(usize::MAX);
     let eval = Eval::by_name(&args.next().unwrap_or_else(|| "taught".to_string()))
         .expect("weights: classic or taught");
-    let default_opening = if variant.id == "brandubh" { 8 } else { 3 };
-    let opening_turns = args
-        .next()
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(default_opening);
-    let games = games_of(variant, limit, eval, opening_turns);
+    // A variant with recorded games is fitted on them unless an OPENING is given.
+    let opening: Option<usize> = args.next().and_then(|a| a.parse().ok());
+    let thin = args.next().and_then(|a| a.parse().ok()).unwrap_or(0);
+    let start = Start {
+        opening: opening.unwrap_or(3),
+        thin,
+    };
+    let games = games_of(variant, limit, eval, start, opening.is_none());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = games.len().div_ceil(threads);
+    let chunk = games.len().div_ceil(threads).max(1);
     let samples: Vec<Sample> = std::thread::scope(|s| {
         let handles: Vec<_> = games
-            .chunks(chunk.max(1))
+            .chunks(chunk)
             .enumerate()
             .map(|(part, games)| {
                 s.spawn(move || {
-                    let mut rng = Rng::new(part as u64 + 1);
                     let mut out = Vec::new();
-                    for (game, winner) in games {
+                    for (i, (game, winner)) in games.iter().enumerate() {
+                        // Each game's plies are drawn from its own seed: the same samples on
+                        // any number of threads.
+                        let mut rng = Rng::new((part * chunk + i) as u64 + 1);
                         let plies = game.turns().len();
                         if plies < 2 {
                             continue;

@@ -30,8 +30,8 @@ pub struct SelfPlay {
     pub games: u64,
     /// Nodes a turn.
     pub nodes: u64,
-    /// Random turns before the engine plays.
-    pub opening: usize,
+    /// How each game begins: random turns, and men taken off first.
+    pub start: teach::Start,
     pub max_turns: usize,
     /// The first game's seed; game `i` has `seed + i`.
     pub seed: u64,
@@ -74,7 +74,7 @@ pub fn self_play(plan: &SelfPlay, out: &Path) -> Result<String, CliError> {
                         break;
                     }
                     let seed = plan.seed.wrapping_add(i);
-                    let played = teach::self_play(v, &settings, plan.opening, seed, plan.max_turns);
+                    let played = teach::self_play(v, &settings, plan.start, seed, plan.max_turns);
                     if send.send((i, played)).is_err() {
                         break;
                     }

@@ -57,6 +57,11 @@ pub struct SelfplayArgs {
     /// Random turns before the engine plays.
     #[arg(long, default_value_t = 3)]
     pub opening: usize,
+    /// Take up to this many men of one side off the start first (how many, and whose, drawn
+    /// from the game's seed): positions with a side far ahead, which games from the start
+    /// seldom reach.
+    #[arg(long, default_value_t = 0)]
+    pub thin: usize,
     /// A game unfinished after this many turns is written as unfinished.
     #[arg(long, default_value_t = 300)]
     pub max_turns: usize,
@@ -245,7 +250,10 @@ pub fn selfplay(a: SelfplayArgs) -> Result<String, CliError> {
         variants: variants_named(&a.variant)?,
         games: a.games,
         nodes: a.nodes,
-        opening: a.opening,
+        start: crate::engine::teach::Start {
+            opening: a.opening,
+            thin: a.thin,
+        },
         max_turns: a.max_turns,
         seed: a.seed,
         threads: a.threads,

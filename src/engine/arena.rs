@@ -206,7 +206,13 @@ pub fn game(
 
 /// An opening of `turns` random whole turns, drawn from `seed` (none when 0).
 pub fn opening(variant: &'static Variant, turns: usize, seed: u64) -> Vec<Step> {
-    let mut game = Game::new(variant);
+    opening_from(&Game::new(variant), turns, seed)
+}
+
+/// An opening of `turns` random whole turns from `start`, drawn from `seed`: shorter where the
+/// random turns would end the game.
+pub fn opening_from(start: &Game, turns: usize, seed: u64) -> Vec<Step> {
+    let mut game = start.clone();
     let mut rng = Rng::new(seed);
     let mut played = Vec::new();
     for _ in 0..turns {
@@ -223,7 +229,7 @@ pub fn opening(variant: &'static Variant, turns: usize, seed: u64) -> Vec<Step> 
     }
     if game.outcome().is_some() {
         // An opening must leave a game to play: shorter then.
-        return opening(variant, turns.saturating_sub(1), seed.wrapping_add(1));
+        return opening_from(start, turns.saturating_sub(1), seed.wrapping_add(1));
     }
     played
 }

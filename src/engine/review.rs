@@ -65,9 +65,8 @@ pub const CURVE: Curve = Curve {
 impl Curve {
     /// The curve of a variant's reviews, fitted on the scores of the reviews' search (the taught
     /// weights) by `cargo run --release --example winning_chance -- VARIANT GAMES`: Copenhagen's
-    /// on 600 games of its corpus, the others on games the engine played against itself on that
-    /// variant's board. Brandubh's games start from eight random turns: from three the
-    /// defenders win nearly all of them, and its recorded games gave a flat fit. A variant whose
+    /// on 600 games of its corpus and Brandubh's on its 523, the others on games the engine
+    /// played against itself on that variant's board. A variant whose
     /// own fit is not yet steady (fewer than about a hundred decided games: on 70 to 80 the
     /// slopes of Fetlar, TYR 15, Sea Battle 13 and Save the Standard 13 came out flat or
     /// falling) takes the curve of its family's first board ([`Curve::family`]); a new taught
@@ -105,9 +104,13 @@ impl Curve {
     }
 }
 
-/// Brandubh's curve: slope, the attackers' and the defenders' intercepts, fitted on 200 games of
-/// self-play from eight random turns (2026-12-02).
-const BRANDUBH: (f64, f64, f64) = (0.00832, -2.231, 2.129);
+/// Brandubh's curve: slope, the attackers' and the defenders' intercepts, fitted on its 518
+/// decided recorded games (`data/brandubh.csv`), two positions each (2026-12-04). The engine's
+/// self-play is no ground for it: from three random turns its defenders won 1,983 games of
+/// 2,000, and 177 of 200 with up to four men of one side taken off first (`selfplay --thin 4`),
+/// so a fit on it read a lone king against the full siege as 60 % for the defenders, where the
+/// engine's own attackers win that position 18 games in 20 (`examples/from_position.rs`).
+const BRANDUBH: (f64, f64, f64) = (0.01643, 0.128, -0.431);
 
 /// Drops of the mover's winning chance (0 to 1) from which a turn is an inaccuracy, a mistake
 /// and a blunder. See `BENCHMARKS.md` ("Reviews") for how they were chosen.

@@ -6,12 +6,14 @@ use crate::rules::{BySide, Side};
 
 /// Fits a [`Curve`] to `(side to move, score, whether that side won)` samples by Newton's method
 /// on the logistic log-likelihood (the sides' intercepts and a shared slope). Forced results
-/// are left out: the curve is for the scores in between.
+/// are left out, and so are repetitions the search scores as lost (`-(WON - 1)`, past every
+/// evaluation but short of a forced loss): the curve is for the scores in between, and one such
+/// score among hundreds pulls the slope to nothing.
 pub fn fit(samples: &[(Side, i32, bool)]) -> Curve {
     // Parameters: slope (per 100 of score, to keep the steps well scaled), attackers' and
     // defenders' intercepts.
     let mut p = [0.0f64; 3];
-    let usable: Vec<&(Side, i32, bool)> = samples.iter().filter(|s| s.1.abs() < WON).collect();
+    let usable: Vec<&(Side, i32, bool)> = samples.iter().filter(|s| s.1.abs() < WON - 1).collect();
     for _ in 0..50 {
         let mut grad = [0.0f64; 3];
         let mut hess = [[0.0f64; 3]; 3];
@@ -99,6 +101,12 @@ mod tests {
             let score = rng.below(1201) as i32 - 600;
             let won = (rng.below(1_000_000) as f64) / 1e6 < truth.chance(side, score);
             samples.push((side, score, won));
+        }
+        // Repetitions scored as lost and forced results, whatever came of them, are left out.
+        for i in 0..200 {
+            let side = Side::BOTH[i % 2];
+            samples.push((side, -(WON - 1), i % 3 == 0));
+            samples.push((side, WON + 5, i % 5 == 0));
         }
         let fitted = fit(&samples);
         assert!((fitted.slope - truth.slope).abs() < 0.0006, "{fitted:?}");

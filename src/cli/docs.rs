@@ -5,6 +5,16 @@
 use crate::commands::{example, example_with, usage, Spec, COMMANDS};
 use crate::render::{Renderer, Scene, Theme};
 use crate::rules::{Family, Game, Variant};
+use crate::service::text::article_of;
+
+/// "a" → "A", "an" → "An".
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
 
 /// A generated file: its path under `docs/`, and its bytes.
 pub struct Page {
@@ -40,7 +50,7 @@ pub fn pages() -> Vec<Page> {
 }
 
 /// The families, each with its page's file name and title, in the order the rules page lists
-/// them.
+/// them. A family's page opens with its guide, `src/cli/docs/FILE.md` ([`guide`]).
 pub const FAMILIES: [(Family, &str, &str); 7] = [
     (Family::Copenhagen, "copenhagen", "Copenhagen and Fetlar"),
     (Family::Tablut, "tablut", "Tablut"),
@@ -58,15 +68,36 @@ pub const FAMILIES: [(Family, &str, &str); 7] = [
 const GENERATED: &str =
     "<!-- Made by `taflbot docs` from the catalogue of variants: edit the catalogue, not this page. -->";
 
+/// A family's guide for a newcomer, in the book's words: the idea, the pieces, capturing, the
+/// king, winning, how it plays. The rules as taflbot checks them follow it on the page, variant
+/// by variant, in the catalogue's words.
+fn guide(family: Family) -> &'static str {
+    match family {
+        Family::Copenhagen => include_str!("docs/copenhagen.md"),
+        Family::Tablut => include_str!("docs/tablut.md"),
+        Family::Brandubh => include_str!("docs/brandubh.md"),
+        Family::Tyr => include_str!("docs/tyr.md"),
+        Family::Odin => include_str!("docs/odin.md"),
+        Family::SeaBattle => include_str!("docs/sea-battle.md"),
+        Family::SaveTheStandard => include_str!("docs/save-the-standard.md"),
+    }
+}
+
 fn family_page(family: &(Family, &str, &str), variants: &[&'static Variant]) -> String {
     let mut out = format!(
-        "{GENERATED}\n\n# {}\n\n[All the rules](README.md) · [The book](../README.md)\n",
-        family.2
+        "<!-- Made by `taflbot docs` from src/cli/docs/{}.md and the catalogue of variants: \
+         edit those, not this page. -->\n\n# {}\n\n[All the rules](README.md) · [The \
+         book](../README.md)\n\n{}\nThe rules as taflbot checks them, variant by variant, are \
+         below; [the rules page](README.md) gives the readings taken where the sources leave \
+         room.\n",
+        family.1,
+        family.2,
+        guide(family.0)
     );
     for v in variants {
         out.push_str(&format!(
-            "\n## {} (`{}`)\n\n{}\n\nA {}x{} board. The start, as a position string: `{}`\n\n![The start of {}]({}.png)\n",
-            v.name, v.id, v.summary, v.files, v.ranks, v.setup, v.name, v.id
+            "\n## {} (`{}`)\n\n{}\n\n{} {}x{} board. The start, as a position string: `{}`\n\n![The start of {}]({}.png)\n",
+            v.name, v.id, v.summary, capitalised(article_of(u64::from(v.files))), v.files, v.ranks, v.setup, v.name, v.id
         ));
     }
     out

@@ -6,9 +6,9 @@
 //! OPENING random opening turns, three where none is given, after THIN men of one side at most
 //! are taken off the start, none where none is given; 3,000 nodes a turn, seeded).
 //! From each decided game, two positions at plies drawn at random from the game's own seed (the
-//! same on any number of threads) are scored on the review's
-//! budget with the given weights (the reviews' own, the taught ones, where none are given); the
-//! side to move's score and whether that side won the game are the samples of a logistic fit.
+//! same on any number of threads) are searched on the review's budget with the given weights
+//! (the reviews' own, the taught ones, where none are given); the side to move's steady score,
+//! the one a review reads, and whether that side won the game are the samples of a logistic fit.
 //! At each position the turn played in the game and the engine's own turn on a quarter of the
 //! review's budget are weighed as a review weighs them (`review::weigh_turn`): the players' drops
 //! show how often each mark falls, and the engine's say how often a turn a lesser search of the
@@ -26,6 +26,8 @@ use taflbot::rules::{Game, Side, Variant};
 
 struct Sample {
     side: Side,
+    /// The position's steady score on the review's search, the score a review turns into a
+    /// chance (`Thought::steady_score`).
     score: i32,
     won: bool,
     /// The mover's score after the engine's own turn on a quarter of the budget, and after the
@@ -47,6 +49,7 @@ fn sample(game: &Game, plies: usize, winner: Side, eval: Eval) -> Option<Sample>
     g.outcome().is_none().then_some(())?;
     let side = g.position().turn();
     let judge = settings(eval, BUDGET);
+    let score = think(&g, &judge).ok()?.steady_score();
     let own = think(&g, &settings(eval, BUDGET / 4)).ok()?;
     let weighed_own = weigh_turn(&g, &own.turn, &judge)?;
     let after_played = game
@@ -55,7 +58,7 @@ fn sample(game: &Game, plies: usize, winner: Side, eval: Eval) -> Option<Sample>
         .and_then(|t| weigh_turn(&g, &turn_steps(&g, t)?, &judge));
     Some(Sample {
         side,
-        score: weighed_own.best,
+        score,
         won: side == winner,
         after_own: weighed_own.played,
         after_played: after_played.map(|w| w.played),

@@ -165,8 +165,18 @@ impl Bot {
         }
     }
 
-    /// Archives the thread of a game called off, or of a tournament called off: the server's
-    /// active threads are few (1,000), and a thread of nothing would hold one for a week.
+    /// Archives a game's thread once the game is over or called off, after its last post: the
+    /// server's active threads are few (1,000), and a finished game's thread would hold one for
+    /// Discord's week of quiet (one player resigning game after game against taflbot filled
+    /// them all). A later post there (a review, a rematch's challenge) reopens it, as any post
+    /// does.
+    pub async fn settle_thread(&self, http: &Http, view: &crate::service::GameView) {
+        if view.aborted || view.outcome.is_some() {
+            self.archive_thread(http, view.thread.as_deref()).await;
+        }
+    }
+
+    /// Archives a thread: a game's that is over, or a tournament's called off.
     pub async fn archive_thread(&self, http: &Http, thread: Option<&str>) {
         if let Some(thread) = thread.and_then(post::parse_id) {
             self.poster
@@ -306,9 +316,7 @@ impl Bot {
                     // A team's turn is shown: taflbot may answer it now.
                     self.service.wake_bot(view);
                 }
-                if view.aborted {
-                    self.archive_thread(http, view.thread.as_deref()).await;
-                }
+                self.settle_thread(http, view).await;
                 Delivery::Delivered
             }
             Err(e) => failed(notice, &e),

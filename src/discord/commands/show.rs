@@ -21,17 +21,15 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             forecast,
         } if news.posted() => {
             // The move and then each reply forecast: only the last calls on anyone.
-            let over = forecast.last().map_or(&view, |p| &p.view).outcome.is_some();
             let replied = !forecast.is_empty();
             c.publish(&view, news, png, !replied).await;
             for (i, p) in forecast.iter().enumerate() {
                 let calls = i + 1 == forecast.len();
                 c.publish_forecast(p, i, calls).await;
             }
-            if view.aborted {
-                c.bot.archive_thread(c.http, view.thread.as_deref()).await;
-            }
-            if over {
+            let last = forecast.last().map_or(&view, |p| &p.view);
+            c.bot.settle_thread(c.http, last).await;
+            if last.outcome.is_some() {
                 // A tournament's standings, and its next round, go out at once.
                 c.bot.deliver_due(c.http).await;
             }

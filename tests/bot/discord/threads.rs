@@ -200,3 +200,79 @@ async fn made_and_called_off_over_and_over_holds_no_active_thread() {
     assert_eq!(active, 0);
     h.shutdown().await;
 }
+
+/// The audit's second flood (T1): one player alone playing taflbot over and over (a challenge,
+/// a move, taflbot's answer, a resignation) leaves no active thread, since a game's thread is
+/// archived when the game ends, after its last post. A game between two people that ends on a
+/// move is archived too, and its Review button still answers there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_ended_over_and_over_hold_no_active_thread() {
+    let h = Harness::start("ended-flood").await;
+    let active = || {
+        h.fake
+            .threads_of(CHANNEL)
+            .into_iter()
+            .filter(|t| !h.fake.thread(*t).unwrap().archived)
+            .count()
+    };
+    for game in 1..=12 {
+        let started = h
+            .slash(
+                ALICE,
+                CHANNEL,
+                "challenge",
+                &[
+                    ("opponent", Opt::User(TAFLBOT)),
+                    ("variant", s("brandubh")),
+                    ("side", Opt::Int(0)),
+                    ("level", Opt::Int(1)),
+                ],
+            )
+            .await;
+        assert!(!started.private(), "{}", started.content());
+        let opening = format!("Game #{game}:");
+        let thread = h
+            .fake
+            .wait_post("the opening board", |p| p.content.starts_with(&opening))
+            .await
+            .channel;
+        let (_, mv) = h.a_move(game).await;
+        h.play(ALICE, thread, &mv).await;
+        until("taflbot's answer", || async {
+            h.moves_stored(game).await == 2
+        })
+        .await;
+        let resigned = h.slash(ALICE, thread, "resign", &[]).await;
+        assert!(!resigned.private(), "{}", resigned.content());
+        until("the ended game's thread archived", || async {
+            h.fake.thread(thread).is_some_and(|t| t.archived)
+        })
+        .await;
+    }
+    assert_eq!(active(), 0, "every ended game's thread is archived");
+
+    // Two people: a turn each, then a resignation ends it; the Review button answers in the
+    // archived thread.
+    let (game, thread) = h.game("brandubh").await;
+    h.a_turn_each(game, thread).await;
+    let resigned = h.slash(BOB, thread, "resign", &[]).await;
+    until("the thread archived", || async {
+        h.fake.thread(thread).is_some_and(|t| t.archived)
+    })
+    .await;
+    let review = format!("review:{game}");
+    assert!(
+        resigned.buttons().contains(&review),
+        "{:?}",
+        resigned.buttons()
+    );
+    let reviewed = h.press(ALICE, thread, &review).await;
+    assert!(
+        reviewed
+            .content()
+            .starts_with(&format!("Review of game #{game} (Brandubh 7x7)")),
+        "{}",
+        reviewed.content()
+    );
+    h.shutdown().await;
+}

@@ -60,6 +60,7 @@ impl Caller {
             person: self.who.clone(),
             roles: self.roles.clone(),
             manages: self.manages,
+            newcomer: self.newcomers.contains(&self.who.key),
         }
     }
 }

@@ -36,20 +36,17 @@ impl Service {
         }
         // A team game's window closes instead of its side losing: its turn is played, or it
         // opens again (in a transaction of its own, after Discord is asked about the voters).
+        // Windows close after the other games' deadlines, so that asking about their voters
+        // delays no other game's loss on time (and before the reminders, so that a window
+        // closing now is not reminded of).
         let due: Vec<(i64, Option<i64>)> = sqlx::query_as(
             "SELECT id, vote_window FROM games WHERE status = 'active' AND deadline <= $1",
         )
         .bind(now)
         .fetch_all(&self.pool)
         .await?;
-        for (id, window) in due {
-            if window.is_some() {
-                match self.close_window(id, None).await {
-                    Ok(notice) => notices.extend(notice),
-                    Err(e) => tracing::warn!(game = id, error = %e, "a window did not close"),
-                }
-                continue;
-            }
+        let (windows, due): (Vec<_>, Vec<_>) = due.into_iter().partition(|(_, w)| w.is_some());
+        for (id, _) in due {
             let mut tx = self.write().await?;
             let mut loaded = match self.load(&mut tx, id).await {
                 Ok(l) => l,
@@ -65,6 +62,12 @@ impl Service {
                 notices.extend(self.time_out(&mut tx, &mut loaded, now).await?);
             }
             tx.commit().await?;
+        }
+        for (id, _) in windows {
+            match self.close_window(id, None).await {
+                Ok(notice) => notices.extend(notice),
+                Err(e) => tracing::warn!(game = id, error = %e, "a window did not close"),
+            }
         }
         // A reminder that would fall in its player's quiet hours comes before they begin (quiet
         // hours last less than a day): where a player keeps quiet hours, those due within a day

@@ -239,6 +239,9 @@ pub enum ServiceError {
     NotOnTeam(i64),
     /// The member holds the roles of both sides, so votes for neither.
     OnBothTeams(i64),
+    /// The member's account, or their membership of the server, is too new to vote in team
+    /// games (the rule of rated play).
+    TooNewToVote(i64),
     /// The person has voted for the other side of this game (a member of both servers, or one
     /// whose roles changed): one person votes for one side of a game only.
     VotedForOtherSide(i64),

@@ -40,6 +40,7 @@ mod shared;
 mod sql;
 mod support;
 mod takeback;
+mod team_raids;
 mod teams;
 mod themes;
 mod tournaments;

@@ -58,15 +58,12 @@ fn manager(p: Person) -> Member {
         person: p,
         roles: Vec::new(),
         manages: true,
+        newcomer: false,
     }
 }
 
 fn member(p: Person) -> Member {
-    Member {
-        person: p,
-        roles: Vec::new(),
-        manages: false,
-    }
+    crate::support::member(p, &[])
 }
 
 fn dave() -> Person {

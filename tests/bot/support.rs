@@ -67,6 +67,16 @@ pub async fn service_at(url: &str, now: i64) -> (Service, Arc<TestClock>) {
     (Service::new(pool, clock.clone()), clock)
 }
 
+/// `p` as a member of the server holding `roles`, not a manager, old enough to vote.
+pub fn member(p: Person, roles: &[&str]) -> taflbot::service::Member {
+    taflbot::service::Member {
+        person: p,
+        roles: roles.iter().map(|r| r.to_string()).collect(),
+        manages: false,
+        newcomer: false,
+    }
+}
+
 /// A Brandubh game between `attacker` and `defender`, begun (challenged and accepted).
 pub async fn brandubh_game(svc: &Service, attacker: &Person, defender: &Person) -> i64 {
     let c = svc

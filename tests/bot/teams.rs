@@ -18,7 +18,7 @@ use taflbot::service::{
     MAX_TEAM_GAMES,
 };
 
-use crate::support::{alice, bob, carol, moves_stored, open, scratch, service_at, T0};
+use crate::support::{alice, bob, carol, member, moves_stored, open, scratch, service_at, T0};
 
 fn taflbot() -> Person {
     Person::new("u0", "taflbot")
@@ -30,15 +30,6 @@ fn dave() -> Person {
 
 fn erin() -> Person {
     Person::new("5", "erin")
-}
-
-/// `p` as a member of the server holding `roles`, not a manager.
-fn member(p: Person, roles: &[&str]) -> Member {
-    Member {
-        person: p,
-        roles: roles.iter().map(|r| r.to_string()).collect(),
-        manages: false,
-    }
 }
 
 fn role(id: &str, name: &str) -> TeamRole {

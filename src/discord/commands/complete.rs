@@ -92,6 +92,7 @@ pub async fn legal_moves(ctx: AppContext<'_>, partial: &str) -> CreateAutocomple
                 .map(|m| m.roles.iter().map(|r| r.to_string()).collect())
                 .unwrap_or_default(),
             manages: false,
+            newcomer: false,
         };
         service
             .team_legal_moves(&member, game, Some(&channel))

@@ -10,6 +10,7 @@
 //! - `tally.rs`: the count of a window's votes, pure;
 //! - `servers.rs`: a server against another: its home, the challenge and its answer.
 
+mod checks;
 mod record;
 mod servers;
 mod tally;
@@ -18,7 +19,7 @@ mod votes;
 pub use record::{TeamGames, TeamLine, RECORD_SHOWN};
 pub use servers::{ServerSeen, TeamAnswer, TeamChallenge, DECLINED_PAUSE, MAX_TEAM_CHALLENGES};
 pub use tally::{VoteTally, TALLY_SHOWN};
-pub use votes::{Voted, WindowClosed};
+pub use votes::{Voted, WindowClosed, RESIGN};
 
 use std::future::Future;
 use std::pin::Pin;
@@ -53,6 +54,10 @@ pub struct Member {
     pub person: Person,
     pub roles: Vec<String>,
     pub manages: bool,
+    /// An account or a membership too new to vote: the rule of rated play
+    /// ([`super::RATED_ACCOUNT_DAYS`], [`super::RATED_MEMBER_DAYS`]), so that a burst of fresh
+    /// accounts cannot decide a team's turn.
+    pub newcomer: bool,
 }
 
 /// A role of a server, as the front end names it.

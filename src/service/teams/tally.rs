@@ -2,7 +2,9 @@
 //! same votes.
 
 /// A window's votes counted: every turn voted for with its votes, most first; of turns with as
-/// many votes, the one whose last vote came first leads (it reached that count first).
+/// many votes, the one whose last vote came first leads (it reached that count first). Resigning
+/// needs more than half of the votes: where it leads with fewer, the turn after it is played
+/// and stands first (so a burst of votes cannot resign a team's game that most voters play on).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VoteTally {
     /// How many members' votes were counted.
@@ -10,6 +12,8 @@ pub struct VoteTally {
     /// Each turn (its moves canonical, separated by spaces) with its votes, the winner first.
     pub counts: Vec<(String, u32)>,
 }
+
+use super::votes::RESIGN;
 
 /// The most turns a stored tally keeps, the winner among them; the rest are counted as others.
 pub const TALLY_SHOWN: usize = 5;
@@ -31,6 +35,9 @@ impl VoteTally {
             }
         }
         turns.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+        if turns.len() > 1 && turns[0].0 == RESIGN && 2 * turns[0].1 <= voters {
+            turns.swap(0, 1);
+        }
         VoteTally {
             voters,
             counts: turns
@@ -95,6 +102,36 @@ mod tests {
         let t = VoteTally::of([("a", 1), ("b", 2), ("b", 3), ("a", 4), ("a", 6)]);
         assert_eq!(t.winner(), Some("a"));
         assert_eq!(VoteTally::of([]).winner(), None);
+    }
+
+    #[test]
+    fn resigning_needs_more_than_half_of_the_votes() {
+        // Three of seven for resign: the leading move is played.
+        let votes = [
+            ("resign", 1),
+            ("resign", 2),
+            ("resign", 3),
+            ("d1-e1", 4),
+            ("d1-e1", 5),
+            ("a4-a5", 6),
+            ("a4-a5", 7),
+        ];
+        let t = VoteTally::of(votes);
+        assert_eq!(t.winner(), Some("d1-e1"));
+        assert_eq!(t.counts[1], ("resign".into(), 3));
+        // Half is not more than half.
+        let t = VoteTally::of([("resign", 1), ("resign", 2), ("d1-e1", 3), ("c4-c5", 4)]);
+        assert_eq!(t.winner(), Some("d1-e1"));
+        // Four of seven resign; so does a lone voter's resign.
+        let t = VoteTally::of(votes.into_iter().chain([("resign", 8)]));
+        assert_eq!(t.winner(), Some("resign"));
+        assert_eq!(VoteTally::of([("resign", 1)]).winner(), Some("resign"));
+        // A stored tally reads back with the played turn first.
+        let t = VoteTally::of(votes);
+        assert_eq!(
+            VoteTally::read(&t.stored()).unwrap().winner(),
+            Some("d1-e1")
+        );
     }
 
     #[test]

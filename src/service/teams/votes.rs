@@ -6,8 +6,9 @@
 use sqlx::AnyConnection;
 
 use super::super::load::Loaded;
+use super::checks::Cast;
 use super::tally::VoteTally;
-use super::{side_of_member, Member, Membership, EMPTY_WINDOWS_LOSE, MAX_TURN_MOVES};
+use super::{side_of_member, Member, EMPTY_WINDOWS_LOSE, MAX_TURN_MOVES};
 use crate::notation::{canonical, read_move};
 use crate::rules::{Game, Side};
 use crate::service::endings::resigned;
@@ -117,6 +118,9 @@ impl Service {
             .open_window(&mut tx, member, &guild, id, channel)
             .await?;
         let id = loaded.row.id;
+        if member.newcomer {
+            return Err(ServiceError::TooNewToVote(id));
+        }
         if loaded.row.deadline <= now {
             return Err(ServiceError::WindowOver(id));
         }
@@ -329,19 +333,18 @@ impl Service {
             let votes = self
                 .window_votes(&mut conn, id, loaded.row.move_count)
                 .await?;
-            let mut dropped = Vec::new();
-            for v in &votes {
-                let stays = match self.roster.membership(&team.guild, &v.voter_key).await {
-                    Membership::Roles(roles) => {
-                        side_of_member(id, &sides, &team.guild, &roles).ok() == Some(side)
-                    }
-                    Membership::Gone => false,
-                    Membership::Unknown => true,
-                };
-                if !stays {
-                    dropped.push(v.voter_key.clone());
-                }
-            }
+            let casts: Vec<Cast> = votes
+                .iter()
+                .map(|v| Cast {
+                    id: v.id,
+                    turn: &v.turn,
+                    voter_key: &v.voter_key,
+                })
+                .collect();
+            drop(conn);
+            let dropped = self
+                .voters_gone(id, &sides, &team.guild, side, &casts)
+                .await;
             (loaded.row.move_count, side, dropped)
         };
         let mut tx = self.write().await?;

@@ -191,8 +191,18 @@ fn voted(by: &Person, tally: &crate::service::VoteTally, status: &str, s: &dyn S
     } else {
         format!("; {}", rest.join(", "))
     };
+    // Resigning led without a majority: the turn after it was played.
+    let outvoted = tally
+        .counts
+        .get(1)
+        .is_some_and(|(t, m)| t == crate::service::RESIGN && m >= n);
+    let rule = if outvoted {
+        " Resigning needs more than half of the votes."
+    } else {
+        ""
+    };
     format!(
-        "{} voted {} ({n} of {} {}{rest}). {status}",
+        "{} voted {} ({n} of {} {}{rest}).{rule} {status}",
         s.name(by),
         s.strong(&s.code(turn)),
         tally.voters,

@@ -281,6 +281,11 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
         OnBothTeams(id) => format!(
             "you hold the roles of both sides of game #{id}, so you vote for neither"
         ),
+        TooNewToVote(id) => format!(
+            "votes in team games are for accounts at least {} days old that joined this server {} days ago or more, as rated games are, so your vote in game #{id} cannot be taken yet",
+            crate::service::RATED_ACCOUNT_DAYS,
+            crate::service::RATED_MEMBER_DAYS,
+        ),
         VotedForOtherSide(id) => format!(
             "you have voted for the other side of game #{id}: one person votes for one side of a game only, the first they voted for"
         ),

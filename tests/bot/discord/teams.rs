@@ -1,7 +1,7 @@
 //! Team games on Discord, end to end: a server against taflbot, its members voting by `/vote`
 //! (privately), the thread showing how many voted in one post edited as votes come, the window
-//! closed by the captain, taflbot's answer after the tally; and two roles, where a member of
-//! neither is refused and one who left the server is not counted.
+//! closed by the captain, taflbot's answer after the tally; a fresh account's vote refused; and
+//! two roles, where a member of neither is refused and one who left the server is not counted.
 
 use crate::fake_discord::{not_a_manager, s, Member, Opt};
 use crate::support::{Harness, ALICE, BOB, CAROL, CHANNEL, TAFLBOT};
@@ -63,6 +63,23 @@ async fn a_server_votes_against_taflbot_in_its_thread() {
     h.slash(CAROL, thread, "vote", &[("move", s("d1-c1"))])
         .await;
     h.slash(DAVE, thread, "vote", &[("move", s("d1-c1"))]).await;
+    // An account made a day ago votes for nothing (the rule of rated play), and is told so.
+    let day_ago_ms = (h.service.now() - taflbot::service::DAY) * 1000;
+    let fresh = Member {
+        id: ((day_ago_ms - 1_420_070_400_000) as u64) << 22,
+        name: "fresh",
+    };
+    let refused = h
+        .slash(fresh, thread, "vote", &[("move", s("resign"))])
+        .await;
+    assert!(refused.private());
+    assert!(
+        refused
+            .content()
+            .starts_with("Votes in team games are for accounts at least 7 days old"),
+        "{}",
+        refused.content()
+    );
     // The same post, edited: one post for the window (a second made by a race is taken back).
     crate::support::until("one count of 3 votes", || async {
         let counts: Vec<_> = h

@@ -9,7 +9,11 @@
 //! those few differences; `Any` keeps them here, where [`Engine`] names them: how a write
 //! transaction takes its lock, the schema, and how a connection is set up.
 
+mod address;
 pub mod copy;
+
+pub use address::shown;
+use address::{lower_scheme, postgres_scheme};
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -41,7 +45,7 @@ impl Engine {
     /// The engine a database URL (or file path) names. A URL's scheme is read as URLs are,
     /// whatever its case (`Postgres://` and `POSTGRESQL://` are PostgreSQL URLs).
     pub fn of(url: &str) -> Engine {
-        if postgres_scheme(url).is_some() {
+        if postgres_scheme(url.trim()).is_some() {
             Engine::Postgres
         } else {
             Engine::Sqlite
@@ -224,6 +228,10 @@ pub enum StoreError {
     TooNew { found: i64, known: i64 },
     #[error("could not connect to PostgreSQL at {place}: {why}")]
     Unreachable { place: String, why: String },
+    /// Not a form of database address taflbot reads; what was given is not repeated (it may
+    /// hold a password).
+    #[error("{0}")]
+    Address(&'static str),
 }
 
 /// Connects to PostgreSQL once, to say in one sentence why it cannot be used (unreachable, or
@@ -258,6 +266,7 @@ async fn reach(url: &str, options: &AnyConnectOptions) -> Result<(), StoreError>
 /// `postgresql://`) URL, or SQLite's file path, `sqlite:` URL or `:memory:` (a SQLite file is
 /// created if missing).
 pub async fn open(url: &str) -> Result<AnyPool, StoreError> {
+    let url = address::checked(url)?;
     sqlx::any::install_default_drivers();
     // Two processes starting on a new SQLite file race to switch it to WAL and create the schema;
     // SQLite may answer one of them "database is locked" at once instead of waiting. Trying again a
@@ -280,65 +289,10 @@ fn is_locked(e: &sqlx::Error) -> bool {
         .is_some_and(|d| d.message().contains("locked") || d.message().contains("busy"))
 }
 
-/// The length of `url`'s PostgreSQL scheme and its `://` (`postgres://` or `postgresql://`, in
-/// any case), if it has one.
-fn postgres_scheme(url: &str) -> Option<usize> {
-    ["postgresql://", "postgres://"]
-        .into_iter()
-        .find_map(|scheme| {
-            url.get(..scheme.len())
-                .filter(|head| head.eq_ignore_ascii_case(scheme))
-                .map(|_| scheme.len())
-        })
-}
-
-/// `url` with a PostgreSQL scheme written as sqlx expects it, in lower case.
-fn lower_scheme(url: &str) -> String {
-    match postgres_scheme(url) {
-        Some(n) => format!("{}{}", url[..n].to_ascii_lowercase(), &url[n..]),
-        None => url.to_string(),
-    }
-}
-
-/// The query parameters that carry a secret (libpq's `password`, and `passfile`, the path of
-/// one): never shown.
-const SECRET_PARAMETERS: [&str; 2] = ["password", "passfile"];
-
-/// A database URL as it may be shown: a PostgreSQL URL without its password, whether it is given
-/// in the user part (`user:secret@host`) or as a query parameter (`?password=secret`); a SQLite
-/// path as it is.
-pub fn shown(url: &str) -> String {
-    if Engine::of(url) == Engine::Sqlite {
-        return url.to_string();
-    }
-    let Ok(mut parsed) = url::Url::parse(&lower_scheme(url)) else {
-        return "a PostgreSQL URL that does not parse".into();
-    };
-    if parsed.password().is_some() {
-        let _ = parsed.set_password(None);
-    }
-    let kept: Vec<(String, String)> = parsed
-        .query_pairs()
-        .filter(|(key, _)| {
-            !SECRET_PARAMETERS
-                .iter()
-                .any(|secret| key.trim().eq_ignore_ascii_case(secret))
-        })
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
-        .collect();
-    if kept.is_empty() {
-        parsed.set_query(None);
-    } else {
-        parsed.query_pairs_mut().clear().extend_pairs(kept);
-    }
-    parsed.to_string()
-}
-
-/// SQLite's URL for a file path: `sqlx` reads a `sqlite:` URL's path percent-decoded and stops it
-/// at `?`, so a path's every other character is written percent-encoded.
 /// The file a SQLite database `url` (a path or a `sqlite:` URL) lives in; none for PostgreSQL or
 /// a database in memory.
 pub fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    let url = address::checked(url).ok()?;
     if Engine::of(url) != Engine::Sqlite || url == ":memory:" || url.starts_with("sqlite::memory:")
     {
         return None;
@@ -356,6 +310,8 @@ pub fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
     Some(std::path::PathBuf::from(path))
 }
 
+/// SQLite's URL for a file path: `sqlx` reads a `sqlite:` URL's path percent-decoded and stops it
+/// at `?`, so a path's every other character is written percent-encoded.
 fn sqlite_url(path: &str) -> String {
     const KEPT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
         .remove(b'/')

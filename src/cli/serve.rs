@@ -179,7 +179,7 @@ pub fn copy_db(from: &str, to: &str) -> Result<String, CliError> {
 async fn open_service(url: &str) -> Result<crate::service::Service, CliError> {
     let pool = crate::store::open(url).await.map_err(|e| {
         CliError::message(format!(
-            "cannot open the database {}: {e}",
+            "cannot open the database at {}: {e}",
             crate::store::shown(url)
         ))
     })?;

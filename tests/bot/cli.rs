@@ -897,3 +897,45 @@ fn failures_exit_1_usage_errors_2_and_copy_db_creates_no_source() {
     );
     assert!(!dir.join("x.jpg").exists());
 }
+
+/// copy-db given libpq's keyword form, or a URL of another scheme, as either end refuses it
+/// with exit 1, names no password, and makes no file named after it (it once copied a whole
+/// database into a SQLite file called `host=… password=…`).
+#[test]
+fn copy_db_refuses_an_address_it_does_not_read_and_never_shows_its_password() {
+    let dir = crate::support::scratch("copy-db-addresses");
+    let run = |from: &str, to: &str| {
+        Command::new(env!("CARGO_BIN_EXE_taflbot"))
+            .current_dir(&*dir)
+            .args(["copy-db", "--from", from, "--to", to])
+            .output()
+            .unwrap()
+    };
+    let made = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .current_dir(&*dir)
+        .args(["local", "--db", "source.db"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let keywords = "host=127.0.0.1 port=5432 user=taflbot password=S3cretPW dbname=t4k";
+    let other = "mysql://taflbot:S3cretPW@127.0.0.1/t4k";
+    for (from, to) in [
+        ("source.db", keywords),
+        (keywords, "target.db"),
+        ("source.db", other),
+    ] {
+        let out = run(from, to);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(said.contains("taflbot does not read"), "{said}");
+        assert!(!said.contains("S3cretPW"), "{said}");
+    }
+    let mut files: Vec<String> = std::fs::read_dir(&*dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| !f.starts_with("source.db") && !f.starts_with("taflbot-images"))
+        .collect();
+    files.sort();
+    assert!(files.is_empty(), "{files:?}");
+}

@@ -515,10 +515,22 @@ fn a_database_that_cannot_be_used_is_one_sentence_naming_the_host_never_the_pass
         .local_addr()
         .unwrap()
         .port();
-    let mut urls = vec![(
-        format!("postgres://bot:s3cret@127.0.0.1:{port}/taflbot"),
-        format!("could not connect to PostgreSQL at 127.0.0.1:{port}: "),
-    )];
+    let mut urls = vec![
+        (
+            format!("postgres://bot:s3cret@127.0.0.1:{port}/taflbot"),
+            format!("could not connect to PostgreSQL at 127.0.0.1:{port}: "),
+        ),
+        // Pasted with a leading space: still a PostgreSQL URL, not a SQLite file named after it.
+        (
+            format!(" postgres://bot:s3cret@127.0.0.1:{port}/taflbot"),
+            format!("could not connect to PostgreSQL at 127.0.0.1:{port}: "),
+        ),
+        // libpq's keyword form is refused, without repeating it.
+        (
+            format!("host=127.0.0.1 port={port} user=bot password=s3cret dbname=taflbot"),
+            "it is in libpq's keyword form".to_string(),
+        ),
+    ];
     if let Some(pg) = throwaway_pg::cluster() {
         urls.push((
             format!("postgres://taflbot:s3cret@127.0.0.1:{}/no_such_db", pg.port),

@@ -230,7 +230,8 @@ pub async fn apply(
             Answer::Review { review, chart }
         }
         Command::Puzzle { variant, number } => {
-            Answer::Puzzle(svc.puzzle(me, variant, number).await?)
+            let newcomer = caller.newcomers.contains(&me.key);
+            Answer::Puzzle(svc.puzzle_as(me, variant, number, newcomer).await?)
         }
         Command::Solve { mv } => Answer::Solve(svc.solve(me, &mv).await?),
         Command::DailyPuzzle { on } => {

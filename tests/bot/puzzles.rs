@@ -194,6 +194,22 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
     assert!(said.contains("Puzzles: "), "{said}");
     assert!(said.contains("1 solved of 1 rated"), "{said}");
 
+    // A fresh account's first try is never rated (the rule of rated play), so failing it shows
+    // no solution: fresh accounts cannot fish the solutions of another's rated tries.
+    let fresh = taflbot::service::Person::new("fresh", "fresh");
+    let its = svc
+        .puzzle_as(&fresh, Some(brandubh()), None, true)
+        .await
+        .unwrap();
+    assert_eq!(its.puzzle.id, two);
+    assert!(!its.puzzle.rated);
+    let failed = svc
+        .solve(&fresh, &wrong_move(&its.puzzle, &line[0]))
+        .await
+        .unwrap();
+    assert_eq!(failed.how, Solving::Failed { solution: None });
+    assert_eq!(failed.rating, None);
+
     // carol works through every Brandubh puzzle of the four, then is told she has tried them
     // all. Asked for by number, a puzzle is not rated even at a first try.
     let (added, _) = svc

@@ -13,6 +13,19 @@ impl Service {
         variant: Option<&'static Variant>,
         number: Option<i64>,
     ) -> Result<PuzzleShown, ServiceError> {
+        self.puzzle_as(who, variant, number, false).await
+    }
+
+    /// [`Service::puzzle`] for a `newcomer` (an account or membership too new for rated play):
+    /// their tries are never rated, so a failed one shows no solution. Otherwise fresh accounts
+    /// could fail puzzles by the dozen to read the solutions for another account's rated tries.
+    pub async fn puzzle_as(
+        &self,
+        who: &Person,
+        variant: Option<&'static Variant>,
+        number: Option<i64>,
+        newcomer: bool,
+    ) -> Result<PuzzleShown, ServiceError> {
         let mut tx = self.write().await?;
         let me = self.player_id(&mut tx, who).await?;
         if let Some((stored, step, rated)) = open_try(&mut tx, me).await? {
@@ -60,7 +73,7 @@ impl Service {
         }
         // A puzzle asked for by number (the daily one, or one a friend names) is never rated: its
         // solution may have been seen elsewhere.
-        let rated = tried.is_none() && number.is_none();
+        let rated = tried.is_none() && number.is_none() && !newcomer;
         sqlx::query(
             "INSERT INTO puzzle_tries (player_id, puzzle_id, step, status, rated, started_at)
              VALUES ($1, $2, 0, 'open', $3, $4)

@@ -131,7 +131,8 @@ pub async fn apply(
             Answer::Challenged(svc.offer(me, &opponent, &terms, home).await?)
         }
         Command::Accept { challenge } => {
-            let view = svc.accept(me, challenge, None).await?;
+            let newcomer = caller.newcomers.contains(&me.key);
+            let view = svc.accept_as(me, challenge, None, newcomer).await?;
             let png = opening(svc, view.id).await;
             Answer::Started {
                 view,

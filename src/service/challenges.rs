@@ -311,11 +311,28 @@ impl Service {
         id: Option<i64>,
         thread: Option<&str>,
     ) -> Result<GameView, ServiceError> {
+        self.accept_as(who, id, thread, false).await
+    }
+
+    /// [`Service::accept`] by a `newcomer` (an account or membership too new for rated play):
+    /// a rated challenge is refused, as a rated challenge naming them is. A member who joined
+    /// after being challenged (Discord says nothing of a non-member's joining) is looked at
+    /// here, when they answer.
+    pub async fn accept_as(
+        &self,
+        who: &Person,
+        id: Option<i64>,
+        thread: Option<&str>,
+        newcomer: bool,
+    ) -> Result<GameView, ServiceError> {
         let now = self.now();
         let mut tx = self.write().await?;
         let c = self
             .open_challenge(&mut tx, who, id, Answering::Challenged)
             .await?;
+        if newcomer && c.rated.0 {
+            return Err(ServiceError::TooNewToRate(who.clone()));
+        }
         // Drawn when the challenge was made; a challenge from before that was kept draws now.
         let challenger_attacks = match (c.challenger_attacks, c.side) {
             (Some(attacks), _) => attacks.0,

@@ -794,7 +794,8 @@ async fn a_ring_of_accounts_lifts_one_by_at_most_the_daily_cap() {
 }
 
 /// A rated challenge naming an account a day old, or a member who joined the server yesterday,
-/// is refused with the rule and the way to play unrated; unrated, they play.
+/// is refused with the rule and the way to play unrated, and so is its Accept by one who joined
+/// since; unrated, they play.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fresh_accounts_and_new_members_play_unrated_only() {
     use crate::fake_discord::Member;
@@ -857,5 +858,26 @@ async fn fresh_accounts_and_new_members_play_unrated_only() {
     // An established member challenges rated as before.
     let rated = h.fake.ask(challenge(BOB, true)).await;
     assert!(!rated.private(), "{}", rated.content());
+    // The one challenged is looked at again when he answers: bob, as if he had joined since
+    // (a non-member when challenged, of whom Discord says nothing), may not accept it rated.
+    let accept = rated
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("accept:"))
+        .unwrap();
+    let mut pressed = h.fake.press(BOB, CHANNEL, &accept);
+    pressed["member"]["joined_at"] = serde_json::json!("2026-09-20T00:00:00.000000+00:00");
+    let refused = h.fake.ask(pressed).await;
+    assert!(
+        refused.content().contains("bob is newer"),
+        "{}",
+        refused.content()
+    );
+    let accepted = h.fake.ask(h.fake.press(BOB, CHANNEL, &accept)).await;
+    assert!(
+        accepted.content().contains("has begun"),
+        "{}",
+        accepted.content()
+    );
     h.shutdown().await;
 }

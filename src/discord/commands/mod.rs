@@ -511,6 +511,11 @@ pub async fn pressed(http: &Http, bot: &Bot, press: &ComponentInteraction) {
         press.attachment_size_limit,
     );
     c.caller.as_member(press.member.as_ref());
+    // Whether the presser is too new here for rated play (an Accept of a rated challenge).
+    let joined = press.member.as_ref().and_then(|m| m.joined_at);
+    if newcomer(press.user.id, joined, c.service.now()) {
+        c.caller.newcomers = vec![press.user.id.to_string()];
+    }
     match Button::parse(&press.data.custom_id) {
         Some(button) => {
             let command = button.command();

@@ -63,12 +63,7 @@ impl Service {
             }
             tx.commit().await?;
         }
-        for (id, _) in windows {
-            match self.close_window(id, None).await {
-                Ok(notice) => notices.extend(notice),
-                Err(e) => tracing::warn!(game = id, error = %e, "a window did not close"),
-            }
-        }
+        notices.extend(self.close_windows(windows.iter().map(|(id, _)| *id)).await);
         // A reminder that would fall in its player's quiet hours comes before they begin (quiet
         // hours last less than a day): where a player keeps quiet hours, those due within a day
         // are read too, each sent at its time.
@@ -125,6 +120,19 @@ impl Service {
         .await?;
         self.prune().await?;
         Ok(notices)
+    }
+
+    /// Closes the team games' windows whose time is up, one after another: each window's
+    /// notice, if it wrote one (a window another process closed writes none).
+    async fn close_windows(&self, games: impl Iterator<Item = i64>) -> Vec<Notice> {
+        let mut notices = Vec::new();
+        for id in games {
+            match self.close_window(id, None).await {
+                Ok(notice) => notices.extend(notice),
+                Err(e) => tracing::warn!(game = id, error = %e, "a window did not close"),
+            }
+        }
+        notices
     }
 
     /// Ends a game whose time ran out: the side to move loses. Returns the notice it wrote, or

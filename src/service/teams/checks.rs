@@ -93,7 +93,7 @@ mod tests {
     #[test]
     fn the_leaders_voters_are_asked_about_first_and_no_more_than_the_cap() {
         let keys: Vec<String> = (0..300).map(|i| format!("v{i}")).collect();
-        // 200 votes for a (every even voter from 100), 100 for b (0 to 99), one for c last.
+        // 200 votes for a (voters 100 to 299), 100 for b (0 to 99), one for c last.
         let mut votes: Vec<Cast> = keys
             .iter()
             .enumerate()
@@ -115,11 +115,14 @@ mod tests {
         assert!(asked
             .iter()
             .all(|k| k[1..].parse::<usize>().unwrap() >= 100));
-        // A small window asks about everyone, the leader's voters first.
+        // A small window asks about everyone, the leader's voters first: five each, and b
+        // reached five first, so b leads.
         let asked = asked_first(&votes[95..105]);
         assert_eq!(
             asked,
-            ["v100", "v101", "v102", "v103", "v104", "v95", "v96", "v97", "v98", "v99"]
+            ["v95", "v96", "v97", "v98", "v99", "v100", "v101", "v102", "v103", "v104"]
         );
+        let asked = asked_first(&votes[96..105]);
+        assert_eq!(asked[..5], ["v100", "v101", "v102", "v103", "v104"]);
     }
 }

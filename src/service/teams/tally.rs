@@ -122,9 +122,12 @@ mod tests {
         // Half is not more than half.
         let t = VoteTally::of([("resign", 1), ("resign", 2), ("d1-e1", 3), ("c4-c5", 4)]);
         assert_eq!(t.winner(), Some("d1-e1"));
-        // Four of seven resign; so does a lone voter's resign.
-        let t = VoteTally::of(votes.into_iter().chain([("resign", 8)]));
-        assert_eq!(t.winner(), Some("resign"));
+        // Four of eight is half, not more; four of seven resign, and so does a lone voter.
+        let eight = VoteTally::of(votes.into_iter().chain([("resign", 8)]));
+        assert_eq!(eight.winner(), Some("d1-e1"));
+        let mut seven = votes;
+        seven[6] = ("resign", 7);
+        assert_eq!(VoteTally::of(seven).winner(), Some("resign"));
         assert_eq!(VoteTally::of([("resign", 1)]).winner(), Some("resign"));
         // A stored tally reads back with the played turn first.
         let t = VoteTally::of(votes);

@@ -18,10 +18,12 @@ use crate::rules::{BySide, Side, Variant};
 
 /// The most rated results one pair of players has counted in a pool in any 24 hours.
 pub const PAIR_RESULTS_PER_DAY: i64 = 3;
-/// The most rating points a player gains, net, in a pool and variant in any 24 hours: a ring of
-/// accounts feeding one of them wins cannot lift it faster than this. It is above what a fresh
-/// player's first win against an even opponent brings (about 240), so that an honest first
-/// game rates as Glicko-2 says.
+/// The most rating points a player gains, net, in a pool in any 24 hours, over all its variants
+/// together: a ring of accounts feeding one of them wins cannot lift it faster than this, nor
+/// lift it in seven variants at once (the audit's five alts put one account at 1750 in seven
+/// variants in a day while the cap was per variant). It is above what a fresh player's first
+/// win against an even opponent brings (about 240), so that an honest first game rates as
+/// Glicko-2 says.
 pub const DAILY_GAIN: f64 = 250.0;
 /// Days an account must have existed to play rated games (a Discord id carries its creation
 /// time); the front end that knows accounts says who is newer.
@@ -176,11 +178,10 @@ impl Service {
             }
             let gained: f64 = sqlx::query_scalar(
                 "SELECT COALESCE(SUM(after - before), 0.0) FROM rating_changes
-                 WHERE player = $1 AND pool = $2 AND variant = $3 AND at > $4",
+                 WHERE player = $1 AND pool = $2 AND at > $3",
             )
             .bind(ids[side])
             .bind(&pool)
-            .bind(row.variant)
             .bind(now - DAY)
             .fetch_one(&mut *conn)
             .await?;

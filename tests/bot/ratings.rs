@@ -743,7 +743,8 @@ async fn ratings_from_before_pools_go_to_each_server_they_were_earned_in() {
 
 /// The audit's rings of accounts, measured again: 16 accounts each losing as many games a day
 /// as the pair limit counts to one player, and 5 accounts feeding another for a week. Without a
-/// cap the first reached 2751 in a day; now each fed account gains at most the daily cap.
+/// cap the first reached 2751 in a day; now each fed account gains at most the daily cap, over
+/// all variants together.
 #[tokio::test]
 async fn a_ring_of_accounts_lifts_one_by_at_most_the_daily_cap() {
     let (svc, clock) = service().await;
@@ -770,6 +771,21 @@ async fn a_ring_of_accounts_lifts_one_by_at_most_the_daily_cap() {
     eprintln!("17 accounts, one day: {reached:.0}");
     assert!(reached > 1500.0 + DAILY_GAIN - 1.0, "{reached}");
     assert!(reached <= 1500.0 + DAILY_GAIN + 1e-6, "{reached}");
+    // The cap is over all variants: the same day, wins fed in Brandubh by three more accounts
+    // (the ring's pairs have had their rated results today) lift alice nowhere.
+    let brandubh = "brandubh".parse().unwrap();
+    for alt in &accounts("c", 3) {
+        let terms = Terms {
+            side: SideChoice::Attackers,
+            ..Terms::new(brandubh)
+        };
+        let c = seventeen.offer(&alice(), alt, &terms, None).await.unwrap();
+        let g = seventeen.accept(alt, Some(c.id), None).await.unwrap().id;
+        a_turn_each(&seventeen, g).await;
+        seventeen.resign(alt, Some(g), None).await.unwrap();
+    }
+    let other = seventeen.rating(&alice(), brandubh).await.unwrap().unwrap();
+    assert!(other.rating <= 1500.0 + 1e-6, "{}", other.rating);
 
     let six = svc.scoped(Scope::Server("ring6".into()));
     let alts = accounts("b", 5);

@@ -3,16 +3,16 @@
 
 use super::{Engine, StoreError};
 
-/// `url` as taflbot reads it: without the spaces around it (a URL pasted with a leading space is
-/// still a PostgreSQL URL, not a SQLite file named after it), and refused where it is no form
-/// taflbot reads: libpq's keyword string (`host=… password=…`), which would otherwise name a new
-/// SQLite file after itself, a URL of another scheme, or a `sqlite:` URL with a user in it. The
-/// refusal never repeats what was given, which may hold a password.
 /// The keywords of libpq's connection strings that a database's place or secret is given by.
 const LIBPQ_KEYWORDS: [&str; 9] = [
     "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "sslmode", "service",
 ];
 
+/// `url` as taflbot reads it: without the spaces around it (a URL pasted with a leading space is
+/// still a PostgreSQL URL, not a SQLite file named after it), and refused where it is no form
+/// taflbot reads: libpq's keyword string (`host=… password=…`), which would otherwise name a new
+/// SQLite file after itself, a URL of another scheme, or a `sqlite:` URL with a user in it. The
+/// refusal never repeats what was given, which may hold a password.
 pub(super) fn checked(url: &str) -> Result<&str, StoreError> {
     let url = url.trim();
     if postgres_scheme(url).is_some() {

@@ -3,18 +3,9 @@
 //! drawn by taflbot. `taflbot docs` writes them; a test fails when the committed pages differ.
 
 use crate::commands::{example, example_with, usage, Spec, COMMANDS};
-use crate::render::{Renderer, Scene, Theme};
+use crate::render::{capitalise, Renderer, Scene, Theme};
 use crate::rules::{Family, Game, Variant};
 use crate::service::text::article_of;
-
-/// "a" → "A", "an" → "An".
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
-}
 
 /// A generated file: its path under `docs/`, and its bytes.
 pub struct Page {
@@ -97,7 +88,7 @@ fn family_page(family: &(Family, &str, &str), variants: &[&'static Variant]) -> 
     for v in variants {
         out.push_str(&format!(
             "\n## {} (`{}`)\n\n{}\n\n{} {}x{} board. The start, as a position string: `{}`\n\n![The start of {}]({}.png)\n",
-            v.name, v.id, v.summary, capitalised(article_of(u64::from(v.files))), v.files, v.ranks, v.setup, v.name, v.id
+            v.name, v.id, v.summary, capitalise(article_of(u64::from(v.files))), v.files, v.ranks, v.setup, v.name, v.id
         ));
     }
     out

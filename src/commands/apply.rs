@@ -60,8 +60,13 @@ impl Caller {
             person: self.who.clone(),
             roles: self.roles.clone(),
             manages: self.manages,
-            newcomer: self.newcomers.contains(&self.who.key),
+            newcomer: self.is_newcomer(),
         }
+    }
+
+    /// Whether the caller is too new here for rated play (see [`Caller::newcomers`]).
+    fn is_newcomer(&self) -> bool {
+        self.newcomers.contains(&self.who.key)
     }
 }
 
@@ -131,8 +136,9 @@ pub async fn apply(
             Answer::Challenged(svc.offer(me, &opponent, &terms, home).await?)
         }
         Command::Accept { challenge } => {
-            let newcomer = caller.newcomers.contains(&me.key);
-            let view = svc.accept_as(me, challenge, None, newcomer).await?;
+            let view = svc
+                .accept_as(me, challenge, None, caller.is_newcomer())
+                .await?;
             let png = opening(svc, view.id).await;
             Answer::Started {
                 view,
@@ -230,10 +236,10 @@ pub async fn apply(
             let chart = svc.review_chart(me, &review).await?;
             Answer::Review { review, chart }
         }
-        Command::Puzzle { variant, number } => {
-            let newcomer = caller.newcomers.contains(&me.key);
-            Answer::Puzzle(svc.puzzle_as(me, variant, number, newcomer).await?)
-        }
+        Command::Puzzle { variant, number } => Answer::Puzzle(
+            svc.puzzle_as(me, variant, number, caller.is_newcomer())
+                .await?,
+        ),
         Command::Solve { mv } => Answer::Solve(svc.solve(me, &mv).await?),
         Command::DailyPuzzle { on } => {
             Answer::DailyPuzzle(svc.set_daily_puzzle(caller.manages, here, on).await?)
@@ -282,7 +288,7 @@ pub async fn apply(
         }
         Command::TournamentJoin { tournament } => Answer::Tournament {
             view: svc
-                .join_tournament_as(me, tournament, caller.newcomers.contains(&me.key))
+                .join_tournament_as(me, tournament, caller.is_newcomer())
                 .await?,
             done: TournamentDone::Joined,
         },

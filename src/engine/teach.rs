@@ -320,26 +320,12 @@ mod tests {
     fn self_play_is_the_same_for_a_seed_and_ends_or_stops() {
         let v = Variant::by_id("brandubh").unwrap();
         let s = self_play_settings(300, Eval::Classic);
-        let a = self_play(
-            v,
-            &s,
-            Start {
-                opening: 2,
-                thin: 0,
-            },
-            9,
-            60,
-        );
-        let b = self_play(
-            v,
-            &s,
-            Start {
-                opening: 2,
-                thin: 0,
-            },
-            9,
-            60,
-        );
+        let start = Start {
+            opening: 2,
+            thin: 0,
+        };
+        let a = self_play(v, &s, start, 9, 60);
+        let b = self_play(v, &s, start, 9, 60);
         assert_eq!(a.samples.len(), b.samples.len());
         assert_eq!(a.result(), b.result());
         assert!(!a.samples.is_empty() && a.samples.len() <= 60);

@@ -296,6 +296,22 @@ impl Harness {
             .await
     }
 
+    /// alice challenges taflbot in CHANNEL to Brandubh, attacking, at level 1: the answer.
+    pub async fn alice_versus_taflbot(&self) -> fake_discord::Call {
+        self.slash(
+            ALICE,
+            CHANNEL,
+            "challenge",
+            &[
+                ("opponent", Opt::User(TAFLBOT)),
+                ("variant", s("brandubh")),
+                ("side", Opt::Int(0)),
+                ("level", Opt::Int(1)),
+            ],
+        )
+        .await
+    }
+
     /// `who` moves `mv` by /move in `channel`.
     pub async fn play(&self, who: Member, channel: u64, mv: &str) -> fake_discord::Call {
         self.slash(who, channel, "move", &[("move", s(mv))]).await

@@ -384,19 +384,7 @@ async fn the_bots_limits() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenging_taflbot_starts_a_game_it_answers_with_a_picture() {
     let h = Harness::start("versus").await;
-    let answer = h
-        .slash(
-            ALICE,
-            CHANNEL,
-            "challenge",
-            &[
-                ("opponent", Opt::User(TAFLBOT)),
-                ("variant", s("brandubh")),
-                ("side", Opt::Int(0)),
-                ("level", Opt::Int(1)),
-            ],
-        )
-        .await;
+    let answer = h.alice_versus_taflbot().await;
     assert!(!answer.private());
     assert!(
         answer

@@ -19,7 +19,7 @@ mod votes;
 pub use record::{TeamGames, TeamLine, RECORD_SHOWN};
 pub use servers::{ServerSeen, TeamAnswer, TeamChallenge, DECLINED_PAUSE, MAX_TEAM_CHALLENGES};
 pub use tally::{VoteTally, TALLY_SHOWN};
-pub use votes::{Voted, WindowClosed, RESIGN};
+pub use votes::{Voted, WindowClosed};
 
 use std::future::Future;
 use std::pin::Pin;

@@ -1,6 +1,8 @@
 //! The count of a window's votes: pure, so that every process reads the same winner from the
 //! same votes.
 
+use super::votes::RESIGN;
+
 /// A window's votes counted: every turn voted for with its votes, most first; of turns with as
 /// many votes, the one whose last vote came first leads (it reached that count first). Resigning
 /// needs more than half of the votes: where it leads with fewer, the turn after it is played
@@ -12,8 +14,6 @@ pub struct VoteTally {
     /// Each turn (its moves canonical, separated by spaces) with its votes, the winner first.
     pub counts: Vec<(String, u32)>,
 }
-
-use super::votes::RESIGN;
 
 /// The most turns a stored tally keeps, the winner among them; the rest are counted as others.
 pub const TALLY_SHOWN: usize = 5;
@@ -44,6 +44,15 @@ impl VoteTally {
                 .into_iter()
                 .map(|(t, n, _)| (t.to_string(), n))
                 .collect(),
+        }
+    }
+
+    /// Whether resigning was voted for at least as much as the turn played, which then needed
+    /// more than half of the votes (it may also have reached its count later).
+    pub fn resign_held_back(&self) -> bool {
+        match self.counts.as_slice() {
+            [(_, played), (turn, n), ..] => turn == RESIGN && n >= played,
+            _ => false,
         }
     }
 

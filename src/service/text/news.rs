@@ -191,12 +191,7 @@ fn voted(by: &Person, tally: &crate::service::VoteTally, status: &str, s: &dyn S
     } else {
         format!("; {}", rest.join(", "))
     };
-    // Resigning led without a majority: the turn after it was played.
-    let outvoted = tally
-        .counts
-        .get(1)
-        .is_some_and(|(t, m)| t == crate::service::RESIGN && m >= n);
-    let rule = if outvoted {
+    let rule = if tally.resign_held_back() {
         " Resigning needs more than half of the votes."
     } else {
         ""

@@ -11,6 +11,16 @@ const TAFLBOT: Member = Member {
     name: "taflbot",
 };
 
+/// The threads of CHANNEL that are not archived: those that hold one of the server's 1,000
+/// active threads.
+fn active_threads(h: &Harness) -> usize {
+    h.fake
+        .threads_of(CHANNEL)
+        .into_iter()
+        .filter(|t| !h.fake.thread(*t).unwrap().archived)
+        .count()
+}
+
 /// The threads whose parent is a thread: Discord refuses them, so there must be none.
 fn threads_in_threads(h: &Harness, parents: &[u64]) -> Vec<u64> {
     parents.iter().flat_map(|p| h.fake.threads_of(*p)).collect()
@@ -191,13 +201,7 @@ async fn made_and_called_off_over_and_over_holds_no_active_thread() {
         h.fake.thread(thread).is_some_and(|t| t.archived)
     })
     .await;
-    let active = h
-        .fake
-        .threads_of(CHANNEL)
-        .iter()
-        .filter(|t| !h.fake.thread(**t).unwrap().archived)
-        .count();
-    assert_eq!(active, 0);
+    assert_eq!(active_threads(&h), 0);
     h.shutdown().await;
 }
 
@@ -208,27 +212,8 @@ async fn made_and_called_off_over_and_over_holds_no_active_thread() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_ended_over_and_over_hold_no_active_thread() {
     let h = Harness::start("ended-flood").await;
-    let active = || {
-        h.fake
-            .threads_of(CHANNEL)
-            .into_iter()
-            .filter(|t| !h.fake.thread(*t).unwrap().archived)
-            .count()
-    };
     for game in 1..=12 {
-        let started = h
-            .slash(
-                ALICE,
-                CHANNEL,
-                "challenge",
-                &[
-                    ("opponent", Opt::User(TAFLBOT)),
-                    ("variant", s("brandubh")),
-                    ("side", Opt::Int(0)),
-                    ("level", Opt::Int(1)),
-                ],
-            )
-            .await;
+        let started = h.alice_versus_taflbot().await;
         assert!(!started.private(), "{}", started.content());
         let opening = format!("Game #{game}:");
         let thread = h
@@ -249,7 +234,11 @@ async fn games_ended_over_and_over_hold_no_active_thread() {
         })
         .await;
     }
-    assert_eq!(active(), 0, "every ended game's thread is archived");
+    assert_eq!(
+        active_threads(&h),
+        0,
+        "every ended game's thread is archived"
+    );
 
     // Two people: a turn each, then a resignation ends it; the Review button answers in the
     // archived thread.

@@ -82,6 +82,27 @@ impl Rating {
     }
 }
 
+/// The distinct players a rating must have beaten to climb past [`CEILING_MARGIN`] above the
+/// weakest of them: see [`ceiling`].
+pub const CEILING_WINS: usize = 3;
+/// How far above the players it has beaten a rating may climb: see [`ceiling`]. It is the most an
+/// honest first win between two fresh players brings (about 240), so that such a game rates as
+/// Glicko-2 says.
+pub const CEILING_MARGIN: f64 = 250.0;
+
+/// The highest a rating may climb by a gain, given the ratings of the players it has beaten (each
+/// distinct player once, at the best rating they had when beaten): [`CEILING_MARGIN`] above the
+/// [`CEILING_WINS`]-th best of them, or above [`START`] where that is higher (a missing one
+/// counts as [`START`]). A ring of accounts cannot lift one of its own above the players the ring
+/// has beaten: accounts fed wins by others stay within the margin of the feeders, and the one
+/// they feed within the margin of them. A loss is never held back by it.
+pub fn ceiling(beaten: &[f64]) -> f64 {
+    let mut best: Vec<f64> = beaten.to_vec();
+    best.sort_by(|a, b| b.total_cmp(a));
+    let third = best.get(CEILING_WINS - 1).copied().unwrap_or(START.rating);
+    third.max(START.rating) + CEILING_MARGIN
+}
+
 /// Glicko-2's scale factor between its own scale and rating points.
 const GLICKO2_SCALE: f64 = 173.7178;
 
@@ -173,6 +194,18 @@ pub fn change(before: f64, after: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rating_climbs_past_the_margin_only_on_wins_over_three_players() {
+        // Nobody beaten, or one strong player beaten: 250 above the start.
+        assert_eq!(ceiling(&[]), 1750.0);
+        assert_eq!(ceiling(&[2100.0]), 1750.0);
+        assert_eq!(ceiling(&[2100.0, 1900.0]), 1750.0);
+        // Three beaten: 250 above the third best, whatever the order.
+        assert_eq!(ceiling(&[1800.0, 2100.0, 1900.0, 1600.0]), 2050.0);
+        // Weak players beaten never bring the ceiling below the start's.
+        assert_eq!(ceiling(&[1200.0, 1100.0, 1000.0]), 1750.0);
+    }
 
     #[test]
     fn the_advantage_starts_from_its_prior_and_is_bounded() {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use skillratings::glicko2::{glicko2, glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
-use taflbot::rating::{self, Rating};
+use taflbot::rating::{self, Rating, CEILING_MARGIN};
 use taflbot::rules::Side;
 use taflbot::service::text::{self, Plain};
 use taflbot::service::{
@@ -152,15 +152,19 @@ async fn three_rated_games_store_what_the_crate_computes() {
 
     // 2. Two days later bob attacks and resigns: alice wins again, as the defenders. (bob
     // winning here would be an upset worth more than the daily cap, which the ring test covers.)
+    // Having beaten one player only, alice climbs no higher than the ceiling, 250 above 1500:
+    // the crate's rating is held there, its deviation and volatility kept.
     clock.advance(2 * DAY);
     let g2 = begun(&svc, &bob(), &alice(), true).await;
     svc.resign(&bob(), Some(g2), None).await.unwrap();
-    let (b2, a2) = by_crate(
+    let (b2, mut a2) = by_crate(
         grown(bo, 2.0),
         grown(al, 2.0),
         Outcomes::LOSS,
         rating::advantage(0.0, 0, 0.5),
     );
+    assert!(a2.rating > 1500.0 + CEILING_MARGIN, "{a2:?}");
+    a2.rating = rating::ceiling(&[bo.rating]);
     (al, bo) = (a2, b2);
 
     // 3. Three days later alice attacks again and the game is drawn by agreement.
@@ -744,7 +748,7 @@ async fn ratings_from_before_pools_go_to_each_server_they_were_earned_in() {
 /// The audit's rings of accounts, measured again: 16 accounts each losing as many games a day
 /// as the pair limit counts to one player, and 5 accounts feeding another for a week. Without a
 /// cap the first reached 2751 in a day; now each fed account gains at most the daily cap, over
-/// all variants together.
+/// all variants together, and no more than the ceiling the players it beat allow.
 #[tokio::test]
 async fn a_ring_of_accounts_lifts_one_by_at_most_the_daily_cap() {
     let (svc, clock) = service().await;
@@ -795,11 +799,10 @@ async fn a_ring_of_accounts_lifts_one_by_at_most_the_daily_cap() {
         clock.advance(DAY);
     }
     eprintln!("5 alts, a week: {day:.0?}");
-    for (n, reached) in day.iter().enumerate() {
-        assert!(
-            *reached <= 1500.0 + DAILY_GAIN * (n + 1) as f64 + 1e-6,
-            "{day:?}"
-        );
+    // The alts only lose, so they never stand above 1500 when beaten: bob stays within the
+    // margin of them all week (2043 after seven days before the ceiling).
+    for reached in &day {
+        assert!(*reached <= 1500.0 + CEILING_MARGIN + 1e-6, "{day:?}");
     }
     // A loss is never held back: the fed account loses as the crate says.
     let g = begun(&six, &alts[0], &bob(), true).await;
@@ -896,4 +899,48 @@ async fn fresh_accounts_and_new_members_play_unrated_only() {
         accepted.content()
     );
     h.shutdown().await;
+}
+
+/// The audit's largest ring over a week: 12 feeders lose to 4 alts every day, and the alts lose
+/// to the ring's main. It reached 2255 after seven days under the daily cap alone. Now the alts
+/// stay within the margin of the feeders they beat, and main within the margin of the alts: a
+/// rating climbs past 1750 only on wins over three players who stand above 1500 when beaten.
+#[tokio::test]
+async fn a_ring_of_seventeen_climbs_no_higher_than_the_players_it_has_beaten() {
+    let (svc, clock) = service().await;
+    let tyr = "tyr-11".parse().unwrap();
+    let ring = svc.scoped(Scope::Server("ring17".into()));
+    let named = |tag: &str, n: usize| -> Vec<Person> {
+        (0..n)
+            .map(|i| Person::new(format!("{tag}{i}"), format!("{tag}{i}")))
+            .collect()
+    };
+    let (feeders, alts) = (named("f", 12), named("p", 4));
+    let rating = |who: Person| {
+        let ring = ring.clone();
+        async move { ring.rating(&who, tyr).await.unwrap().unwrap().rating }
+    };
+    let mut mains = Vec::new();
+    for _ in 0..7 {
+        for (n, alt) in alts.iter().enumerate() {
+            for feeder in &feeders[3 * n..3 * n + 3] {
+                let g = begun(&ring, alt, feeder, true).await;
+                ring.resign(feeder, Some(g), None).await.unwrap();
+            }
+        }
+        for alt in &alts {
+            assert!(rating(alt.clone()).await <= 1500.0 + CEILING_MARGIN + 1e-6);
+            for _ in 0..PAIR_RESULTS_PER_DAY {
+                let g = begun(&ring, &alice(), alt, true).await;
+                ring.resign(alt, Some(g), None).await.unwrap();
+            }
+        }
+        mains.push(rating(alice()).await);
+        clock.advance(DAY);
+    }
+    eprintln!("17 accounts, a week: {mains:.0?}");
+    let highest = mains.iter().copied().fold(f64::MIN, f64::max);
+    assert!(highest <= 1500.0 + 2.0 * CEILING_MARGIN + 1e-6, "{mains:?}");
+    // Wins over three players above 1500 do lift past the first margin.
+    assert!(highest > 1500.0 + CEILING_MARGIN + 1.0, "{mains:?}");
 }

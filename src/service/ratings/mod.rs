@@ -4,17 +4,20 @@
 //! Ratings are kept per pool: each Discord server is its own community, and a rating there is
 //! earned in its games only (the local mode has a pool of its own). One pair of players has at
 //! most [`PAIR_RESULTS_PER_DAY`] rated results counted in a day; a result past that is played but
-//! not rated, and a player gains at most [`DAILY_GAIN`] points in a day. The side advantage is
+//! not rated, a player gains at most [`DAILY_GAIN`] points in a day, and climbs no higher than
+//! the players it has beaten allow ([`rating::ceiling`]). The side advantage is
 //! the variant's in each pool: it starts from a prior (see [`rating::prior_share`]) and learns
 //! from the pool's rated games of [`REAL_LENGTH`] moves or more.
 
+mod rate;
+
 use sqlx::{AnyConnection, FromRow};
 
-use super::rows::{Flag, GameResult, GameRow, VariantId};
-use super::{Person, Scope, Service, ServiceError, DAY};
+use super::rows::{Flag, GameResult, VariantId};
+use super::{Person, Scope, Service, ServiceError};
 use crate::rating::{self, Rating};
 use crate::render::{rating_chart, Series};
-use crate::rules::{BySide, Side, Variant};
+use crate::rules::{Side, Variant};
 
 /// The most rated results one pair of players has counted in a pool in any 24 hours.
 pub const PAIR_RESULTS_PER_DAY: i64 = 3;
@@ -119,106 +122,6 @@ impl RatingRow {
 }
 
 impl Service {
-    /// Writes the rating change of a rated game that has just ended (its row already marked
-    /// finished, on the caller's transaction), and puts it in `row`. Unrated games, games against
-    /// the bot and games with no result change nothing. A result past the pair's limit for the
-    /// day is marked unrated (and `pair_limited`) instead.
-    pub(super) async fn rate(
-        &self,
-        conn: &mut AnyConnection,
-        row: &mut GameRow,
-        now: i64,
-    ) -> Result<(), ServiceError> {
-        if !row.rated.0 || row.bot().is_some() {
-            return Ok(());
-        }
-        let winner = match row.result {
-            GameResult::Ongoing | GameResult::Aborted => return Ok(()),
-            GameResult::Draw => None,
-            r => r.winner(),
-        };
-        let pool = row.guild.clone().unwrap_or_default();
-        let ids = row.player_ids();
-        let today: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM rating_changes c
-             JOIN rating_changes o ON o.game_id = c.game_id AND o.player = $2
-             WHERE c.player = $1 AND c.pool = $3 AND c.at > $4",
-        )
-        .bind(ids.attackers)
-        .bind(ids.defenders)
-        .bind(&pool)
-        .bind(now - DAY)
-        .fetch_one(&mut *conn)
-        .await?;
-        if today >= PAIR_RESULTS_PER_DAY {
-            sqlx::query("UPDATE games SET rated = 0, pair_limited = 1 WHERE id = $1")
-                .bind(row.id)
-                .execute(&mut *conn)
-                .await?;
-            row.rated = Flag(false);
-            row.pair_limited = Flag(true);
-            return Ok(());
-        }
-        let advantage = self
-            .advantage(conn, row.variant.0, &pool, Some(row.id))
-            .await?;
-        let mut before = BySide::new(rating::START, rating::START);
-        for side in Side::BOTH {
-            before[side] = self
-                .rating_of(conn, &pool, ids[side], row.variant.0)
-                .await?
-                .map_or(rating::START, |(r, at)| r.after(now - at));
-        }
-        let (a, d) = rating::rate(before.attackers, before.defenders, winner, advantage);
-        let mut after = BySide::new(a, d);
-        for side in Side::BOTH {
-            let gain = after[side].rating - before[side].rating;
-            if gain <= 0.0 {
-                continue;
-            }
-            let gained: f64 = sqlx::query_scalar(
-                "SELECT COALESCE(SUM(after - before), 0.0) FROM rating_changes
-                 WHERE player = $1 AND pool = $2 AND at > $3",
-            )
-            .bind(ids[side])
-            .bind(&pool)
-            .bind(now - DAY)
-            .fetch_one(&mut *conn)
-            .await?;
-            after[side].rating = before[side].rating + gain.min((DAILY_GAIN - gained).max(0.0));
-        }
-        let (a, d) = (after.attackers, after.defenders);
-        for side in Side::BOTH {
-            let change = (before[side], after[side]);
-            write_rating(conn, (&pool, ids[side]), row, change, now).await?;
-        }
-        row.attacker_before = Some(before.attackers.rating);
-        row.attacker_after = Some(a.rating);
-        row.defender_before = Some(before.defenders.rating);
-        row.defender_after = Some(d.rating);
-        Ok(())
-    }
-
-    /// A player's stored rating in a pool and variant, and when it last changed.
-    async fn rating_of(
-        &self,
-        conn: &mut AnyConnection,
-        pool: &str,
-        player: i64,
-        variant: &Variant,
-    ) -> Result<Option<(Rating, i64)>, ServiceError> {
-        let row: Option<RatingRow> = sqlx::query_as(
-            "SELECT rating, deviation, volatility, rated_at FROM ratings
-             WHERE pool = $1 AND player = $2 AND variant = $3",
-        )
-        .bind(pool)
-        .bind(player)
-        .bind(variant.id)
-        .fetch_optional(&mut *conn)
-        .await?;
-        Ok(row.map(|r| (r.rating(), r.rated_at)))
-    }
-
     /// The defenders' advantage in a variant in rating pool `pool`: its prior, moved by the
     /// pool's rated results of real length so far (`except` one game: the one being rated).
     ///
@@ -491,49 +394,6 @@ impl Service {
             Scope::Direct => Err(ServiceError::NotInServer),
         }
     }
-}
-
-/// Writes a player's new rating in a pool (`player` = (pool, id)) after `game`, and the change
-/// from `old` beside it.
-async fn write_rating(
-    conn: &mut AnyConnection,
-    (pool, id): (&str, i64),
-    game: &GameRow,
-    (old, new): (Rating, Rating),
-    now: i64,
-) -> Result<(), ServiceError> {
-    sqlx::query(
-        "INSERT INTO ratings (pool, player, variant, rating, deviation, volatility, games,
-                              rated_at)
-         VALUES ($7, $1, $2, $3, $4, $5, 1, $6)
-         ON CONFLICT(pool, player, variant) DO UPDATE SET rating = $3, deviation = $4,
-            volatility = $5, games = ratings.games + 1, rated_at = $6",
-    )
-    .bind(id)
-    .bind(game.variant)
-    .bind(new.rating)
-    .bind(new.deviation)
-    .bind(new.volatility)
-    .bind(now)
-    .bind(pool)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query(
-        "INSERT INTO rating_changes (game_id, player, variant, before, after, deviation, at,
-                                     pool)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-    )
-    .bind(game.id)
-    .bind(id)
-    .bind(game.variant)
-    .bind(old.rating)
-    .bind(new.rating)
-    .bind(new.deviation)
-    .bind(now)
-    .bind(pool)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
 }
 
 /// A variant's standing in `list`, added empty if it has none yet.

@@ -1,11 +1,9 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-
-use taflbot::cli::{self, Args};
+use taflbot::cli;
 
 fn main() -> ExitCode {
-    match cli::run(Args::parse()) {
+    match cli::run(cli::parse()) {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS

@@ -236,8 +236,11 @@ pub fn tune(plan: &Tune) -> Result<(String, String), CliError> {
     let base = plan.from.set().clone();
     let mut rows = base.rows.clone();
     let mut report = String::new();
-    let mut progress =
-        crate::cli::progress::Progress::new("families fitted", plan.families.len() as u64);
+    // One step a pass over a family's positions: a family without positions passes at once.
+    let mut progress = crate::cli::progress::Progress::new(
+        "passes of the fit",
+        (plan.families.len() * plan.epochs) as u64,
+    );
     for &family in &plan.families {
         let row = &base.rows[weights::family_index(family)];
         let raw = examples_of(plan, family)?;
@@ -246,19 +249,19 @@ pub fn tune(plan: &Tune) -> Result<(String, String), CliError> {
                 &mut report,
                 format_args!("{}: no positions, weights kept\n", family_name(family)),
             );
+            (0..plan.epochs).for_each(|_| progress.step());
         } else {
-            let (fitted, said) = fit_family(plan, family, row, &raw);
+            let (fitted, said) = fit_family(plan, family, row, &raw, &mut || progress.step());
             report.push_str(&said);
             rows[weights::family_index(family)] = fitted;
         }
-        progress.step();
     }
     progress.finish();
     let set = WeightSet { rows };
     let families: Vec<&str> = plan.families.iter().map(|f| family_name(*f)).collect();
     let header = format!(
         "The taught weights: made by `taflbot tune` from {}, fitting {}.\n\
-         See the README (\"How the engine was taught\") for the command that made them.\n\
+         See docs/engine.md (\"How the engine was taught\") for the command that made them.\n\
          Each line is a group of terms and its weights, in hundredths of a man\n\
          (src/engine/weights.rs says what each one counts).",
         plan.from_name,
@@ -379,7 +382,13 @@ fn curve(family: Family, results: &[Example], w: &[f64]) -> (f64, i32) {
 }
 
 /// Fits `row` (a family's weights) to its positions; the fitted row and a line on the fit.
-fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weights, String) {
+fn fit_family(
+    plan: &Tune,
+    family: Family,
+    row: &Weights,
+    raw: &[Raw],
+    epoch_done: &mut dyn FnMut(),
+) -> (Weights, String) {
     let frozen = frozen_in(family, row, plan.used_only);
     let results = on_results(plan, raw);
     // The curve first: its slope is kept through the fit, its offset is where the bias
@@ -397,7 +406,7 @@ fn fit_family(plan: &Tune, family: Family, row: &Weights, raw: &[Raw]) -> (Weigh
         rate: 2.0,
         anchor: 1e-7,
     };
-    let (fitted, before, after) = teach::fit(&examples, row, &frozen, fit);
+    let (fitted, before, after) = teach::fit(&examples, row, &frozen, fit, epoch_done);
     // The winning-chance curve of the fitted weights, from the results alone.
     let taught: Vec<f64> = fitted.values.iter().map(|v| f64::from(*v)).collect();
     let (slope, _) = teach::best_curve(&results, &taught);

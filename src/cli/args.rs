@@ -114,7 +114,7 @@ pub enum Command {
         /// Where pictures are written (each under a name of its own, never over another).
         #[arg(long, default_value = "taflbot-images")]
         images: std::path::PathBuf,
-        /// Write boards with the position string's letters (t an attacker, T a defender, K the king) instead of Unicode signs.
+        /// Write boards with the position string's letters (t an attacker, T a defender, K the king) instead of Unicode signs (always so where the locale, LC_ALL, LC_CTYPE or LANG, is not UTF-8).
         #[arg(long)]
         ascii: bool,
     },
@@ -126,7 +126,7 @@ pub enum Command {
         /// Where the local mode writes pictures.
         #[arg(long, default_value = "taflbot-images")]
         images: std::path::PathBuf,
-        /// The local mode: boards with letters instead of Unicode signs.
+        /// The local mode: boards with letters instead of Unicode signs (always so where the locale is not UTF-8).
         #[arg(long)]
         ascii: bool,
     },
@@ -282,6 +282,49 @@ pub enum Command {
     },
 }
 
+/// The command line, read; a command that does not exist is answered with the nearest one (a
+/// typo of at most two letters, by optimal string alignment) and the list of them, and any other
+/// mistake as clap answers it. Exits on a mistake, and after `--help` and `--version`.
+pub fn parse() -> Args {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    use clap::CommandFactory;
+    let error = match Args::try_parse() {
+        Ok(args) => return args,
+        Err(e) => e,
+    };
+    let typed = match error.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(typed)) if error.kind() == ErrorKind::InvalidSubcommand => typed,
+        _ => error.exit(),
+    };
+    let cli = Args::command();
+    let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+    eprintln!("{}", unknown_subcommand(typed, &names));
+    std::process::exit(2)
+}
+
+/// What `taflbot TYPED` says when no subcommand is called so.
+fn unknown_subcommand(typed: &str, names: &[&str]) -> String {
+    let lower = typed.to_lowercase();
+    let near = names
+        .iter()
+        .map(|name| (strsim::osa_distance(&lower, name), *name))
+        .filter(|(d, _)| *d <= 2 && lower.chars().count() > 2)
+        .min_by_key(|(d, _)| *d)
+        .map_or(String::new(), |(_, name)| {
+            format!("; did you mean `{name}`?")
+        });
+    let typed: String = typed
+        .chars()
+        .flat_map(char::escape_debug)
+        .take(40)
+        .collect();
+    format!(
+        "taflbot: there is no command `{typed}`{near}\nThe commands: {}. \
+         `taflbot help COMMAND` says what one does.",
+        names.join(", ")
+    )
+}
+
 /// Runs a command line; what it prints, or why it failed.
 pub fn run(args: Args) -> Result<String, CliError> {
     match args.command {
@@ -370,14 +413,16 @@ pub fn run(args: Args) -> Result<String, CliError> {
             from,
             limit,
         } => import_puzzles(db, variant, from.as_deref(), limit.unwrap_or(usize::MAX)),
-        Command::Run { db, images, ascii } => match crate::discord::Config::from_env() {
-            Ok(Some(config)) => serve(config, db),
-            Ok(None) => {
-                eprintln!("DISCORD_TOKEN is not set: starting the local mode (see the README).");
-                local(db, &images, ascii)
+        Command::Run { db, images, ascii } => {
+            match crate::discord::Config::from_env() {
+                Ok(Some(config)) => serve(config, db),
+                Ok(None) => {
+                    eprintln!("DISCORD_TOKEN is not set: starting the local mode (see docs/local-mode.md).");
+                    local(db, &images, ascii)
+                }
+                Err(e) => Err(CliError::message(e)),
             }
-            Err(e) => Err(CliError::message(e)),
-        },
+        }
     }
 }
 
@@ -392,4 +437,22 @@ fn puzzles_from(
         .map_err(|e| CliError::message(format!("cannot read {}: {e}", from.display())))?;
     super::puzzles(variant, &text, limit, json, std::io::stdout().lock())?;
     Ok(String::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unknown_subcommand;
+
+    #[test]
+    fn a_mistyped_command_is_answered_with_the_nearest_one_only() {
+        let names = ["ai", "arena", "variants", "review", "render"];
+        let said = unknown_subcommand("varients", &names);
+        assert!(said.contains("did you mean `variants`?"), "{said}");
+        assert!(said.contains("The commands: ai, arena, variants"), "{said}");
+        assert!(unknown_subcommand("revew", &names).contains("did you mean `review`?"));
+        // Nothing is near a word far from every command; the typed text is shown escaped.
+        let far = unknown_subcommand("zzz\u{202e}zzzz", &names);
+        assert!(!far.contains("did you mean"), "{far}");
+        assert!(far.contains("`zzz\\u{202e}zzzz`"), "{far}");
+    }
 }

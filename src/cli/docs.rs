@@ -7,6 +7,8 @@ use crate::render::{capitalise, Renderer, Scene, Theme};
 use crate::rules::{Family, Game, Variant};
 use crate::service::text::article_of;
 
+mod reference;
+
 /// A generated file: its path under `docs/`, and its bytes.
 pub struct Page {
     pub path: String,
@@ -19,6 +21,10 @@ pub fn pages() -> Vec<Page> {
         path: "commands.md".into(),
         bytes: commands_page().into_bytes(),
     }];
+    out.push(Page {
+        path: "command-line.md".into(),
+        bytes: reference::page().into_bytes(),
+    });
     let renderer = Renderer::new();
     for family in FAMILIES {
         let variants: Vec<&'static Variant> = Variant::all()

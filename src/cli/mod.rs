@@ -14,7 +14,7 @@ mod teach;
 
 pub use render::render;
 
-pub use args::{run, Args, Command};
+pub use args::{parse, run, Args, Command};
 pub use teach::{trial_net, trial_weights};
 
 use serde_json::{json, Value};

@@ -17,6 +17,18 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .map_err(|e| CliError::message(format!("cannot start: {e}")))
 }
 
+/// Whether the locale's characters are UTF-8: the first of `LC_ALL`, `LC_CTYPE` and `LANG` that is
+/// set says so (as the C library reads them); with none set, they are taken to be.
+fn utf8_locale(var: impl Fn(&str) -> Option<String>) -> bool {
+    ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|name| var(name).filter(|v| !v.is_empty()))
+        .is_none_or(|v| {
+            let v = v.to_lowercase();
+            v.contains("utf-8") || v.contains("utf8")
+        })
+}
+
 /// The local mode on the database, reading standard input: at a terminal through a line editor
 /// with history (kept in the images folder), otherwise line by line as a script.
 pub fn local(
@@ -28,7 +40,7 @@ pub fn local(
     let runtime = runtime()?;
     let session = crate::local::Session {
         images: images.to_path_buf(),
-        glyphs: if ascii {
+        glyphs: if ascii || !utf8_locale(|name| std::env::var(name).ok()) {
             crate::render::Glyphs::Ascii
         } else {
             crate::render::Glyphs::Unicode
@@ -115,10 +127,22 @@ pub fn import_puzzles(
         };
         let text = std::fs::read_to_string(path)
             .map_err(|e| CliError::message(format!("cannot read {}: {e}", path.display())))?;
-        let (new, problems) = service
-            .import_puzzles(variant, &text, limit)
-            .await
-            .map_err(failed)?;
+        // One step a line read: cutting a game's puzzles is the slow part.
+        let shown = std::sync::Arc::new(std::sync::Mutex::new(super::progress::Progress::new(
+            "lines read",
+            text.lines().count() as u64,
+        )));
+        let stepped = shown.clone();
+        let step = move || {
+            if let Ok(mut p) = stepped.lock() {
+                p.step();
+            }
+        };
+        let read = service.import_puzzles(variant, &text, limit, step).await;
+        if let Some(p) = std::sync::Arc::into_inner(shown).and_then(|m| m.into_inner().ok()) {
+            p.finish();
+        }
+        let (new, problems) = read.map_err(failed)?;
         let mut out = format!("{new} new puzzles stored\n");
         for p in problems.iter().take(10) {
             out.push_str(&format!("not used: {p}\n"));
@@ -242,4 +266,31 @@ pub fn serve(config: crate::discord::Config, db: Option<String>) -> Result<Strin
         ran.map_err(|e| CliError::message(e.to_string()))?;
         Ok(String::new())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utf8_locale;
+
+    #[test]
+    fn boards_are_drawn_in_letters_where_the_locale_is_not_utf8() {
+        let with = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert!(utf8_locale(with(&[])));
+        assert!(utf8_locale(with(&[("LANG", "en_GB.UTF-8")])));
+        assert!(utf8_locale(with(&[("LANG", "de_DE.utf8")])));
+        assert!(!utf8_locale(with(&[("LANG", "C")])));
+        // LC_ALL wins over LANG, an empty one is passed over.
+        assert!(!utf8_locale(with(&[
+            ("LC_ALL", "POSIX"),
+            ("LANG", "en_US.UTF-8")
+        ])));
+        assert!(utf8_locale(with(&[("LC_ALL", ""), ("LANG", "C.UTF-8")])));
+    }
 }

@@ -259,12 +259,14 @@ pub struct Fit {
 
 /// Fits weights to the examples by Adam on the mean squared error of the logistic chances,
 /// starting from `start`; weights in `frozen` keep their values. Returns the weights rounded to
-/// whole hundredths, and the error before and after.
+/// whole hundredths, and the error before and after. `epoch_done` is called after each pass (for
+/// a progress bar).
 pub fn fit(
     examples: &[Example],
     start: &Weights,
     frozen: &[bool; TERMS],
     fit: Fit,
+    epoch_done: &mut dyn FnMut(),
 ) -> (Weights, f64, f64) {
     let start_w: Vec<f64> = start.values.iter().map(|v| f64::from(*v)).collect();
     let mut w = start_w.clone();
@@ -293,6 +295,7 @@ pub fn fit(
             let vh = v[i] / (1.0 - b2.powi(epoch as i32));
             w[i] -= fit.rate * mh / (vh.sqrt() + eps);
         }
+        epoch_done();
     }
     let mut out = Weights::ZERO;
     for (o, x) in out.values.iter_mut().zip(&w) {
@@ -358,12 +361,19 @@ mod tests {
             rate: 5.0,
             anchor: 0.0,
         };
-        let (w, before, after) = fit(&examples, &Weights::ZERO, &frozen, f);
+        let mut epochs = 0;
+        let (w, before, after) = fit(&examples, &Weights::ZERO, &frozen, f, &mut || epochs += 1);
+        assert_eq!(epochs, f.epochs);
         assert!(w.values[1] > 100, "{}", w.values[1]);
         assert!(after < before / 2.0, "{before} {after}");
         // A frozen weight stays.
         let mut frozen = [false; TERMS];
         frozen[1] = true;
-        assert_eq!(fit(&examples, &Weights::ZERO, &frozen, f).0.values[1], 0);
+        assert_eq!(
+            fit(&examples, &Weights::ZERO, &frozen, f, &mut || ())
+                .0
+                .values[1],
+            0
+        );
     }
 }

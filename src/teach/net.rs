@@ -62,7 +62,7 @@ pub fn tune_net(plan: &NetPlan) -> Result<(String, String), CliError> {
          ({} held out), slope {k:.5}.\n\
          The error of the chances on the held-out positions: the row alone {:.5}, with the \
          network {:.5}.\n\
-         See the README (\"How the engine was taught\") for the command that made it.",
+         See docs/engine.md (\"How the engine was taught\") for the command that made it.",
         variant.id, plan.tune.from_name, r.trained, r.held, r.row_held, r.net_held,
     );
     let report = format!(

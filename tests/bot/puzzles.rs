@@ -49,11 +49,22 @@ fn wrong_move(p: &PuzzleView, right: &str) -> String {
 /// A service with the first four Brandubh puzzles of the corpus stored.
 async fn with_puzzles() -> Service {
     let (svc, _) = service_at(":memory:", T0).await;
+    // Each line read is told (for the command line's progress bar), up to the fourth puzzle's.
+    let read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = read.clone();
+    let step = move || {
+        counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
     let (new, problems) = svc
-        .import_puzzles(brandubh(), BRANDUBH_GAMES, 4)
+        .import_puzzles(brandubh(), BRANDUBH_GAMES, 4, step)
         .await
         .unwrap();
     assert_eq!(new, 4, "{problems:?}");
+    let lines = read.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        lines > 4 && lines < BRANDUBH_GAMES.lines().count(),
+        "{lines} lines told"
+    );
     svc
 }
 
@@ -62,7 +73,7 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
     // Stored once: the same file again adds nothing.
     let svc = with_puzzles().await;
     let (again, _) = svc
-        .import_puzzles(brandubh(), BRANDUBH_GAMES, 4)
+        .import_puzzles(brandubh(), BRANDUBH_GAMES, 4, || ())
         .await
         .unwrap();
     assert_eq!(again, 0);
@@ -84,7 +95,7 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
     });
     let (svc, clock) = service_at(":memory:", T0).await;
     let (new, _) = svc
-        .import_puzzles(brandubh(), &json.to_string(), 1)
+        .import_puzzles(brandubh(), &json.to_string(), 1, || ())
         .await
         .unwrap();
     assert_eq!(new, 1);
@@ -213,7 +224,7 @@ async fn a_puzzle_is_solved_move_by_move_and_a_first_try_only_is_rated() {
     // carol works through every Brandubh puzzle of the four, then is told she has tried them
     // all. Asked for by number, a puzzle is not rated even at a first try.
     let (added, _) = svc
-        .import_puzzles(brandubh(), BRANDUBH_GAMES, 4)
+        .import_puzzles(brandubh(), BRANDUBH_GAMES, 4, || ())
         .await
         .unwrap();
     assert_eq!(added, 3);
@@ -420,7 +431,7 @@ async fn the_daily_puzzle_is_set_by_managers_and_claimed_once_a_day() {
     assert_eq!(set.channel.as_deref(), Some("55"));
     // No puzzle yet: nothing to post, and the claim lapses.
     assert!(svc.claim_daily_puzzle().await.unwrap().is_none());
-    svc.import_puzzles(brandubh(), BRANDUBH_GAMES, 3)
+    svc.import_puzzles(brandubh(), BRANDUBH_GAMES, 3, || ())
         .await
         .unwrap();
     assert!(svc.claim_daily_puzzle().await.unwrap().is_none(), "claimed");
@@ -509,7 +520,7 @@ async fn discord_shows_puzzles_privately_and_posts_the_daily_one_with_its_button
         empty.content()
     );
     h.service
-        .import_puzzles(brandubh(), BRANDUBH_GAMES, 4)
+        .import_puzzles(brandubh(), BRANDUBH_GAMES, 4, || ())
         .await
         .unwrap();
 
@@ -612,7 +623,10 @@ async fn puzzle_files_are_checked_line_by_line() {
     ]
     .join("\n");
     let (svc, _) = service_at(":memory:", T0).await;
-    let (new, problems) = svc.import_puzzles(brandubh(), &text, 10).await.unwrap();
+    let (new, problems) = svc
+        .import_puzzles(brandubh(), &text, 10, || ())
+        .await
+        .unwrap();
     assert_eq!(new, 2, "{problems:?}");
     assert_eq!(problems.len(), 3, "{problems:?}");
     assert!(

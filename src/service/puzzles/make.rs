@@ -39,15 +39,17 @@ impl Service {
     /// Stores puzzles read from `text`: JSON lines as `taflbot puzzles --json` writes them (each
     /// checked again), or recorded games, one a line, as the corpus writes them (cut here). At
     /// most `limit`; returns how many were new, and the lines that could not be used with why.
+    /// `line_read` is called after each line (for a progress bar).
     pub async fn import_puzzles(
         &self,
         variant: &'static Variant,
         text: &str,
         limit: usize,
+        mut line_read: impl FnMut() + Send + 'static,
     ) -> Result<(usize, Vec<String>), ServiceError> {
         let text = text.to_string();
         let (found, problems) = self
-            .cpu(move |_| read_puzzles(variant, &text, limit))
+            .cpu(move |_| read_puzzles_shown(variant, &text, limit, &mut line_read))
             .await?;
         let mut new = 0;
         for p in &found {
@@ -318,12 +320,23 @@ pub fn read_puzzles(
     text: &str,
     limit: usize,
 ) -> (Vec<Found>, Vec<String>) {
+    read_puzzles_shown(variant, text, limit, &mut || ())
+}
+
+/// [`read_puzzles`], calling `line_read` after each line.
+fn read_puzzles_shown(
+    variant: &'static Variant,
+    text: &str,
+    limit: usize,
+    line_read: &mut dyn FnMut(),
+) -> (Vec<Found>, Vec<String>) {
     let mut found = Vec::new();
     let mut problems = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if found.len() >= limit {
             break;
         }
+        line_read();
         let line = line.trim();
         if line.is_empty() {
             continue;

@@ -51,11 +51,12 @@ pub enum News {
         by: Person,
         turn: String,
     },
-    /// The opponent agreed: the asker's last turn is taken back, and with it the opponent's
-    /// reply if one came after it (`turns`: 1 or 2).
+    /// The opponent agreed: the asker's last turn (`turn`, numbered as the record numbers it) is
+    /// taken back, and with it the opponent's reply if one came after it (`turns`: 1 or 2).
     TakebackAccepted {
         by: Person,
         turns: u8,
+        turn: String,
     },
     TakebackDeclined {
         by: Person,
@@ -188,10 +189,10 @@ impl News {
             News::TakebackAsked { by, turn } => {
                 (NoticeKind::TakebackAsked, Some(by), Some(turn.into()))
             }
-            News::TakebackAccepted { by, turns } => (
+            News::TakebackAccepted { by, turns, turn } => (
                 NoticeKind::TakebackAccepted,
                 Some(by),
-                Some(turns.to_string().into()),
+                Some(format!("{turns} {turn}").into()),
             ),
             News::TakebackDeclined { by } => (NoticeKind::TakebackDeclined, Some(by), None),
             News::Forecast { by, text } => (NoticeKind::Forecast, Some(by), Some(text.into())),
@@ -354,11 +355,17 @@ impl Notice {
             (NoticeKind::Reminder, Some(to), _) => News::Reminder { to },
             (NoticeKind::Timeout, Some(late), _) => News::Timeout { late },
             (NoticeKind::TakebackAsked, Some(by), Some(turn)) => News::TakebackAsked { by, turn },
-            // A notice kept before the count was: one turn.
-            (NoticeKind::TakebackAccepted, Some(by), turns) => News::TakebackAccepted {
-                by,
-                turns: turns.and_then(|t| t.parse().ok()).unwrap_or(1),
-            },
+            // The count, then the turn; a notice kept before the count was is one turn, one kept
+            // before the turn was names none.
+            (NoticeKind::TakebackAccepted, Some(by), detail) => {
+                let detail = detail.unwrap_or_default();
+                let (turns, turn) = detail.split_once(' ').unwrap_or((&detail, ""));
+                News::TakebackAccepted {
+                    by,
+                    turns: turns.parse().unwrap_or(1),
+                    turn: turn.to_string(),
+                }
+            }
             (NoticeKind::TakebackDeclined, Some(by), _) => News::TakebackDeclined { by },
             (NoticeKind::Forecast, Some(by), Some(text)) => News::Forecast { by, text },
             (NoticeKind::MoreTime, Some(by), Some(days)) => match days.parse() {

@@ -58,7 +58,11 @@ impl Service {
             let bot = loaded.row.player(seat.other());
             return Ok(Takeback::TakenBack(Played {
                 view: loaded.view(),
-                news: News::TakebackAccepted { by: bot, turns },
+                news: News::TakebackAccepted {
+                    by: bot,
+                    turns,
+                    turn,
+                },
                 png,
                 forecast: Vec::new(),
             }));
@@ -74,7 +78,7 @@ impl Service {
             view: loaded.view(),
             news: News::TakebackAsked {
                 by: who.clone(),
-                turn: turn.join(" "),
+                turn,
             },
         }))
     }
@@ -98,7 +102,7 @@ impl Service {
         asker: i64,
         who: &Person,
     ) -> Result<Played, ServiceError> {
-        let (cut, _, turns) = self
+        let (cut, turn, turns) = self
             .last_turn(&mut tx, &loaded, asker)
             .await?
             .ok_or(ServiceError::NothingToTakeBack(loaded.row.id))?;
@@ -112,6 +116,7 @@ impl Service {
             news: News::TakebackAccepted {
                 by: who.clone(),
                 turns,
+                turn,
             },
             png,
             forecast: Vec::new(),
@@ -168,7 +173,7 @@ impl Service {
         conn: &mut AnyConnection,
         loaded: &Loaded,
         me: i64,
-    ) -> Result<Option<(i64, Vec<String>, u8)>, ServiceError> {
+    ) -> Result<Option<(i64, String, u8)>, ServiceError> {
         let moves: Vec<(i64, String, i64)> = sqlx::query_as(
             "SELECT ply, text, player FROM moves WHERE game_id = $1 ORDER BY ply DESC",
         )
@@ -184,10 +189,15 @@ impl Service {
         let Some(first) = mine.last().filter(|m| m.0 >= loaded.row.imported) else {
             return Ok(None);
         };
-        let turn = mine.iter().rev().map(|m| m.1.clone()).collect();
+        let moves_of_turn: Vec<String> = mine.iter().rev().map(|m| m.1.clone()).collect();
         // The opponent's reply after that turn goes with it.
         let replied = moves.first().is_some_and(|m| m.2 != me);
-        Ok(Some((first.0, turn, 1 + u8::from(replied))))
+        let turns = 1 + u8::from(replied);
+        let turn = crate::notation::numbered_last(
+            loaded.game.turns().len() + 1 - usize::from(turns),
+            &moves_of_turn.join(" "),
+        );
+        Ok(Some((first.0, turn, turns)))
     }
 
     /// Deletes the steps from ply `cut` on and stores the game as the rest replays: the player

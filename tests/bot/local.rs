@@ -444,7 +444,7 @@ bob move c1-c2 game:1
         .position(|l| *l == "The window of game #1 is closed.")
         .expect(&text);
     assert!(
-        lines[closed + 1].starts_with("The table voted d1-c1 (2 of 3 votes; d2-e2 1)."),
+        lines[closed + 1].starts_with("The table voted 1. d1-c1 (2 of 3 votes; d2-e2 1)."),
         "{text}"
     );
     // taflbot answers the team's turn.

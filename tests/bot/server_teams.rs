@@ -597,7 +597,13 @@ async fn two_servers_on_two_shards_play_a_game_to_its_end() {
             hall(ALICE, own, "teamgame play", &[]).await
         };
         assert!(closed.private(), "{}", closed.content());
-        let tally = said_in(&fake, own, &format!("voted **`{mv}")).await;
+        // The turn played is numbered as the record numbers it (`3. d2-c2`).
+        let tally = fake
+            .wait_post(mv, |p| {
+                p.channel == own && told_played(&p.content.replace("voted **`", "played "), mv)
+            })
+            .await
+            .content;
         assert!(tally.contains("(1 of 1 vote)"), "{tally}");
         let seen = fake
             .wait_post(mv, |p| p.channel == other && told_played(&p.content, mv))

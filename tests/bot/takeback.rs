@@ -46,7 +46,7 @@ async fn a_takeback_agreed_undoes_the_turn_and_the_reply_since() {
         news,
         News::TakebackAsked {
             by: bob(),
-            turn: "f8-g8".into()
+            turn: "1... f8-g8".into()
         }
     );
     assert!(matches!(
@@ -66,7 +66,8 @@ async fn a_takeback_agreed_undoes_the_turn_and_the_reply_since() {
         played.news,
         News::TakebackAccepted {
             by: alice(),
-            turns: 2
+            turns: 2,
+            turn: "1... f8-g8".into()
         }
     );
     assert_eq!(stored_moves(&svc, game).await, vec!["d1-d3"]);
@@ -186,7 +187,8 @@ async fn the_bot_agrees_at_once() {
         played.news,
         News::TakebackAccepted {
             by: bot.clone(),
-            turns: 1
+            turns: 1,
+            turn: "1. d1-d3".into()
         }
     );
     assert_eq!(played.view.turns, 0);
@@ -205,14 +207,21 @@ async fn the_bot_agrees_at_once() {
     else {
         panic!("the bot agrees at once")
     };
-    assert_eq!(played.news, News::TakebackAccepted { by: bot, turns: 2 });
+    assert_eq!(
+        played.news,
+        News::TakebackAccepted {
+            by: bot,
+            turns: 2,
+            turn: "1. d1-d3".into()
+        }
+    );
     assert!(stored_moves(&svc, view.id).await.is_empty());
     assert_eq!(played.view.waiting_for, Some(alice()));
     let said =
         taflbot::service::text::news(&played.news, &played.view, &taflbot::service::text::Plain);
     assert!(
         said.starts_with(
-            "taflbot agreed: alice's last turn and the reply to it are taken back (two turns)."
+            "taflbot agreed: alice's last turn (1. d1-d3) and the reply to it are taken back (two turns)."
         ),
         "{said}"
     );
@@ -230,7 +239,7 @@ async fn takebacks_are_asked_agreed_and_declined_by_command() {
     assert!(
         asked
             .content()
-            .contains("alice asks to take back their last turn"),
+            .contains("alice asks to take back their last turn (`1. d1-d3`)"),
         "{}",
         asked.content()
     );
@@ -243,7 +252,7 @@ async fn takebacks_are_asked_agreed_and_declined_by_command() {
     assert!(
         agreed
             .content()
-            .contains("bob agreed: the last turn is taken back"),
+            .contains("bob agreed: the last turn (`1. d1-d3`) is taken back"),
         "{}",
         agreed.content()
     );

@@ -83,7 +83,7 @@ async fn a_fresh_account_cannot_vote_and_resigning_needs_more_than_half() {
     assert!(view.outcome.is_none(), "the game goes on");
     let said = text::news(&closed.news(), &view, &Plain);
     assert!(
-        said.contains("voted d2-e2 (1 of 3 votes; resign 1, d1-c1 1). Resigning needs more than half of the votes."),
+        said.contains("voted 1. d2-e2 (1 of 3 votes; resign 1, d1-c1 1). Resigning needs more than half of the votes."),
         "{said}"
     );
 

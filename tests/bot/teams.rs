@@ -135,7 +135,7 @@ async fn a_server_votes_and_its_most_voted_turn_is_played_against_taflbot() {
     let game = svc.game(id).await.unwrap();
     let said = text::post(&notice.news(), &game, &Plain);
     assert!(
-        said.starts_with("The Hall voted d1-c1 (2 of 3 votes; d2-e2 1)."),
+        said.starts_with("The Hall voted 1. d1-c1 (2 of 3 votes; d2-e2 1)."),
         "{said}"
     );
     assert!(said.ends_with("taflbot is thinking."), "{said}");

@@ -145,8 +145,8 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
                 s.mention(other)
             )
         }
-        News::TakebackAccepted { by, turns } => {
-            format!("{}. {status}", taken_back(view, by, *turns, s))
+        News::TakebackAccepted { by, turns, turn } => {
+            format!("{}. {status}", taken_back(view, by, *turns, turn, s))
         }
         News::TakebackDeclined { by } => format!(
             "{} declined to take back the last turn in game #{}.",
@@ -156,7 +156,7 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
         News::Forecast { by, text } => {
             format!("{} played {text}, as forecast. {status}", s.name(by))
         }
-        News::Voted { by, tally } => voted(by, tally, &status, s),
+        News::Voted { by, tally } => voted(by, tally, view, &status, s),
         News::NoVotes { team, empty } => format!(
             "Nobody voted for {} in game #{}'s window ({} of {} in a row loses on time): it is open again until {}.",
             s.name(team),
@@ -176,8 +176,15 @@ pub fn news(news: &News, view: &GameView, s: &dyn Style) -> String {
     }
 }
 
-/// A window's turn played, with its tally: the winner's votes, then up to four more turns'.
-fn voted(by: &Person, tally: &crate::service::VoteTally, status: &str, s: &dyn Style) -> String {
+/// A window's turn played (numbered as the record numbers it: it is the game's last), with its
+/// tally: the winner's votes, then up to four more turns'.
+fn voted(
+    by: &Person,
+    tally: &crate::service::VoteTally,
+    view: &GameView,
+    status: &str,
+    s: &dyn Style,
+) -> String {
     let mut counts = tally.counts.iter();
     let Some((turn, n)) = counts.next() else {
         return status.to_string();
@@ -199,7 +206,7 @@ fn voted(by: &Person, tally: &crate::service::VoteTally, status: &str, s: &dyn S
     format!(
         "{} voted {} ({n} of {} {}{rest}).{rule} {status}",
         s.name(by),
-        s.strong(&s.code(turn)),
+        s.strong(&s.code(&crate::notation::numbered_last(view.turns, turn))),
         tally.voters,
         if tally.voters == 1 { "vote" } else { "votes" }
     )
@@ -317,16 +324,22 @@ pub fn thread_name(view: &GameView) -> String {
     )
 }
 
-/// A takeback agreed: the turn taken back, and the reply to it when one had come.
-fn taken_back(view: &GameView, by: &Person, turns: u8, s: &dyn Style) -> String {
+/// A takeback agreed: the turn taken back (numbered, where the notice names it), and the reply to
+/// it when one had come.
+fn taken_back(view: &GameView, by: &Person, turns: u8, turn: &str, s: &dyn Style) -> String {
+    let named = if turn.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", s.code(turn))
+    };
     let what = if turns > 1 {
         let asker = view.opponent_of(by);
         format!(
-            "{}'s last turn and the reply to it are taken back (two turns)",
+            "{}'s last turn{named} and the reply to it are taken back (two turns)",
             s.name(asker)
         )
     } else {
-        "the last turn is taken back".to_string()
+        format!("the last turn{named} is taken back")
     };
     format!("{} agreed: {what}", s.name(by))
 }

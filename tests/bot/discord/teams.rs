@@ -117,13 +117,13 @@ async fn a_server_votes_against_taflbot_in_its_thread() {
     assert!(closed.private(), "{}", closed.content());
     let voted = h
         .fake
-        .wait_post("the tally", |p| p.content.contains("voted **`d1-c1`**"))
+        .wait_post("the tally", |p| p.content.contains("voted **`1. d1-c1`**"))
         .await;
     assert_eq!(voted.channel, thread);
     assert!(
         voted
             .content
-            .contains("**`d1-c1`** (2 of 3 votes; `d2-e2` 1)"),
+            .contains("**`1. d1-c1`** (2 of 3 votes; `d2-e2` 1)"),
         "{}",
         voted.content
     );
@@ -234,7 +234,7 @@ async fn two_roles_play_and_a_member_who_left_is_not_counted() {
         .wait_post("the tally", |p| p.content.starts_with("Reds voted"))
         .await;
     assert!(
-        voted.content.contains("`d1-c1`** (1 of 1 vote)"),
+        voted.content.contains("`1. d1-c1`** (1 of 1 vote)"),
         "{}",
         voted.content
     );

@@ -24,8 +24,8 @@
 //!   `apply`, and shows the answer its own way (replies, posts, buttons and threads; or plain text
 //!   and saved pictures).
 //! - [`cli`]: the command line's subcommands (`variants`, `moves`, `replay`, `perft`, `import`,
-//!   `ai`, `arena`, `render`, and what reads and runs a command line), used by `main.rs`;
-//!   [`teach`]: its `selfplay` and `tune`.
+//!   `ai`, `arena`, `render`, `selfplay`, `tune`, `net`, and what reads and runs a command line),
+//!   used by `main.rs`.
 //!
 //! ```
 //! use taflbot::rules::{Game, Variant};
@@ -46,5 +46,4 @@ pub mod render;
 pub mod rules;
 pub mod service;
 pub mod store;
-pub mod teach;
 pub mod tournament;

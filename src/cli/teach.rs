@@ -2,6 +2,8 @@
 //! a set of weights against another.
 
 use super::CliError;
+
+mod work;
 use crate::rules::Variant;
 
 #[derive(clap::Args)]
@@ -246,7 +248,7 @@ pub fn arena(a: ArenaArgs) -> Result<String, CliError> {
 /// Self-play games, their positions appended to a file.
 pub fn selfplay(a: SelfplayArgs) -> Result<String, CliError> {
     trial_given(a.trial.as_deref(), a.trial_net.as_deref())?;
-    let plan = crate::teach::SelfPlay {
+    let plan = work::SelfPlay {
         variants: variants_named(&a.variant)?,
         games: a.games,
         nodes: a.nodes,
@@ -259,7 +261,7 @@ pub fn selfplay(a: SelfplayArgs) -> Result<String, CliError> {
         threads: a.threads,
         eval: eval_named(&a.eval)?,
     };
-    crate::teach::self_play(&plan, &a.out)
+    work::self_play(&plan, &a.out)
 }
 
 /// Families by name, or every one for `all`.
@@ -312,7 +314,7 @@ fn write_out(path: &std::path::Path, text: &str) -> Result<(), CliError> {
 /// A fit of the weights, written to a file; what it says of the fit.
 pub fn tune(a: TuneArgs) -> Result<String, CliError> {
     let (from, from_name) = from_named(&a.from)?;
-    let plan = crate::teach::Tune {
+    let plan = work::Tune {
         positions: a.positions,
         games: games_named(&a.games)?,
         families: families_named(&a.family)?,
@@ -324,7 +326,7 @@ pub fn tune(a: TuneArgs) -> Result<String, CliError> {
         used_only: a.used_only,
         raw_search: a.raw_search,
     };
-    let (text, report) = crate::teach::tune(&plan)?;
+    let (text, report) = work::tune(&plan)?;
     write_out(&a.out, &text)?;
     Ok(report)
 }
@@ -333,8 +335,8 @@ pub fn tune(a: TuneArgs) -> Result<String, CliError> {
 pub fn net(a: NetArgs) -> Result<String, CliError> {
     let family = a.variant.family;
     let (from, from_name) = from_named(&a.from)?;
-    let plan = crate::teach::NetPlan {
-        tune: crate::teach::Tune {
+    let plan = work::NetPlan {
+        tune: work::Tune {
             positions: a.positions,
             games: games_named(&a.games)?,
             families: vec![family],
@@ -351,7 +353,7 @@ pub fn net(a: NetArgs) -> Result<String, CliError> {
         seed: a.seed,
         pull: a.pull.max(0.0),
     };
-    let (text, report) = crate::teach::tune_net(&plan)?;
+    let (text, report) = work::tune_net(&plan)?;
     write_out(&a.out, &text)?;
     Ok(report)
 }

@@ -209,7 +209,7 @@ pub fn written(game: &Game, steps: &[Step]) -> Vec<String> {
     let mut out = Vec::new();
     for &step in steps {
         if let Step::Move(m) = step {
-            out.push(crate::notation::canonical(g.position(), m));
+            out.push(crate::rules::canonical(g.position(), m));
         }
         if take(&mut g, step).is_err() {
             break;

@@ -4,6 +4,7 @@
 mod import;
 mod record;
 
+pub use crate::rules::{canonical, write_move};
 pub use import::{import_moves, listed_winner, recorded_game, ImportError};
 pub use record::{read_record, write_record, Record, RecordError};
 
@@ -306,29 +307,6 @@ pub fn resolve(pos: &Position, text: &MoveText) -> Result<(Move, Captures), Ille
 /// Reads a move and finds it in the position.
 pub fn read_move(pos: &Position, text: &str) -> Result<(Move, Captures), MoveError> {
     Ok(resolve(pos, &parse_move(text)?)?)
-}
-
-/// The canonical written form: `e1-e5`, `d4^d6`, `c3-c7-d7`, then `x` and the captured squares
-/// joined by `/` (in file order).
-pub fn write_move(m: Move, captures: &Captures) -> String {
-    let mut s = match m.kind {
-        MoveKind::Slide => format!("{}-{}", m.from, m.to),
-        MoveKind::Jump => format!("{}^{}", m.from, m.to),
-        MoveKind::Turn { corner } => format!("{}-{}-{}", m.from, corner, m.to),
-    };
-    if !captures.is_empty() {
-        s.push('x');
-        let names: Vec<String> = captures.sorted().iter().map(|sq| sq.to_string()).collect();
-        s.push_str(&names.join("/"));
-    }
-    s
-}
-
-/// The canonical form of a legal move in a position (captures included).
-pub fn canonical(pos: &Position, m: Move) -> String {
-    let mut after = pos.clone();
-    let captures = after.play_unchecked(m);
-    write_move(m, &captures)
 }
 
 /// Splits a turn's text into move texts: whitespace separates moves, but a bare square joins the

@@ -34,7 +34,7 @@ mod variant_id;
 pub use by_side::BySide;
 pub use error::{IllegalMove, SetupError};
 pub use game::{Game, PlayedMove, Turn};
-pub use moves::{Captures, Move, MoveKind, Outcome, Reason, Slot};
+pub use moves::{canonical, write_move, Captures, Move, MoveKind, Outcome, Reason, Slot};
 pub use perft::perft;
 pub use piece::{Piece, Role, Side};
 pub use position::{Placed, Position, Setup};

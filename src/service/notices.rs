@@ -355,16 +355,12 @@ impl Notice {
             (NoticeKind::Reminder, Some(to), _) => News::Reminder { to },
             (NoticeKind::Timeout, Some(late), _) => News::Timeout { late },
             (NoticeKind::TakebackAsked, Some(by), Some(turn)) => News::TakebackAsked { by, turn },
-            // The count, then the turn; a notice kept before the count was is one turn, one kept
-            // before the turn was names none.
+            // The count, then the turn (older notices hold the count alone, or nothing: one).
             (NoticeKind::TakebackAccepted, Some(by), detail) => {
                 let detail = detail.unwrap_or_default();
                 let (turns, turn) = detail.split_once(' ').unwrap_or((&detail, ""));
-                News::TakebackAccepted {
-                    by,
-                    turns: turns.parse().unwrap_or(1),
-                    turn: turn.to_string(),
-                }
+                let (turns, turn) = (turns.parse().unwrap_or(1), turn.to_string());
+                News::TakebackAccepted { by, turns, turn }
             }
             (NoticeKind::TakebackDeclined, Some(by), _) => News::TakebackDeclined { by },
             (NoticeKind::Forecast, Some(by), Some(text)) => News::Forecast { by, text },

@@ -23,6 +23,7 @@ mod deadlines;
 mod discord;
 mod docs;
 mod endings;
+mod house;
 mod local;
 mod lookups;
 mod moves;

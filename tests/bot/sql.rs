@@ -264,7 +264,12 @@ fn function_at(line: &str) -> Option<(&str, &str)> {
     while let Some(w) = words.next() {
         match w {
             "pub" | "async" | "const" | "unsafe" => {}
-            w if w.starts_with("pub(") => {}
+            // `pub(crate)`, and `pub(in crate::service)` over two words.
+            w if w.starts_with("pub(") => {
+                if !w.ends_with(')') {
+                    words.find(|w| w.ends_with(')'))?;
+                }
+            }
             "fn" => {
                 let name = words.next()?;
                 let end = name.find(['(', '<']).unwrap_or(name.len());
@@ -280,6 +285,10 @@ fn function_at(line: &str) -> Option<(&str, &str)> {
 fn the_size_reader_finds_functions() {
     assert_eq!(
         function_at("    pub(super) async fn rate("),
+        Some(("    ", "rate"))
+    );
+    assert_eq!(
+        function_at("    pub(in crate::service) async fn rate("),
         Some(("    ", "rate"))
     );
     assert_eq!(function_at("fn fitted<'a>(x: u8)"), Some(("", "fitted")));

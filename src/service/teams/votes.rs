@@ -309,43 +309,8 @@ impl Service {
     ) -> Result<Option<WindowClosed>, ServiceError> {
         let now = self.now();
         // Who voted, asked of the front end before the write begins (it may take a while).
-        let (ply, side, dropped) = {
-            let mut conn = self.pool.acquire().await?;
-            let loaded = self.load(&mut conn, id).await?;
-            loaded.ensure_active()?;
-            let side = loaded.game.position().turn();
-            let sides = self.team_sides(&mut conn, id).await?;
-            let Some(team) = sides.iter().find(|s| s.side() == side) else {
-                // taflbot's turn: no window is open.
-                return match by {
-                    Some(_) => Err(ServiceError::NotYourWindow {
-                        game: id,
-                        waiting_for: loaded.row.player(side),
-                    }),
-                    None => Ok(None),
-                };
-            };
-            // The right to close early is looked at before Discord is asked about anyone.
-            if let Some((member, guild)) = by {
-                self.may_close(&mut conn, id, (&sides, team), member, guild)
-                    .await?;
-            }
-            let votes = self
-                .window_votes(&mut conn, id, loaded.row.move_count)
-                .await?;
-            let casts: Vec<Cast> = votes
-                .iter()
-                .map(|v| Cast {
-                    id: v.id,
-                    turn: &v.turn,
-                    voter_key: &v.voter_key,
-                })
-                .collect();
-            drop(conn);
-            let dropped = self
-                .voters_gone(id, &sides, &team.guild, side, &casts)
-                .await;
-            (loaded.row.move_count, side, dropped)
+        let Some((ply, side, dropped)) = self.voters_before_closing(id, by).await? else {
+            return Ok(None);
         };
         let mut tx = self.write().await?;
         let mut loaded = self.load(&mut tx, id).await?;
@@ -417,6 +382,52 @@ impl Service {
         // taflbot's answer is woken by the front end once the vote is shown (or found by the
         // bot player's next look), so that it never comes before it.
         Ok(notice)
+    }
+
+    /// The window of team game `id` as it stands before it is closed (the ply, the side to
+    /// move) and the voters whose votes no longer count, asked of the front end; `by`'s right to
+    /// close it early is looked at first. Nothing where it is taflbot's turn and the sweeper asks.
+    async fn voters_before_closing(
+        &self,
+        id: i64,
+        by: Option<(&Member, &str)>,
+    ) -> Result<Option<(i64, Side, Vec<String>)>, ServiceError> {
+        let mut conn = self.pool.acquire().await?;
+        let loaded = self.load(&mut conn, id).await?;
+        loaded.ensure_active()?;
+        let side = loaded.game.position().turn();
+        let sides = self.team_sides(&mut conn, id).await?;
+        let Some(team) = sides.iter().find(|s| s.side() == side) else {
+            // taflbot's turn: no window is open.
+            return match by {
+                Some(_) => Err(ServiceError::NotYourWindow {
+                    game: id,
+                    waiting_for: loaded.row.player(side),
+                }),
+                None => Ok(None),
+            };
+        };
+        // The right to close early is looked at before Discord is asked about anyone.
+        if let Some((member, guild)) = by {
+            self.may_close(&mut conn, id, (&sides, team), member, guild)
+                .await?;
+        }
+        let votes = self
+            .window_votes(&mut conn, id, loaded.row.move_count)
+            .await?;
+        let casts: Vec<Cast> = votes
+            .iter()
+            .map(|v| Cast {
+                id: v.id,
+                turn: &v.turn,
+                voter_key: &v.voter_key,
+            })
+            .collect();
+        drop(conn);
+        let dropped = self
+            .voters_gone(id, &sides, &team.guild, side, &casts)
+            .await;
+        Ok(Some((loaded.row.move_count, side, dropped)))
     }
 
     /// Refuses `member` (of `guild`) the closing of `team`'s window early (`sides`: all the

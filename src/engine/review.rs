@@ -68,9 +68,9 @@ impl Curve {
     /// Copenhagen's on 600 games of its corpus and Brandubh's on its 518 decided recorded games,
     /// the others on 300 games the engine played against itself on that variant's board
     /// (2026-12-04). A board's own fit is used where it had a hundred decided games or more and a
-    /// slope at least half its family's first board's; the others (Fetlar, TYR 15, Sea Battle
-    /// 13, whose fits came out flat, and the boards not fitted yet) take their family's first
-    /// board's curve ([`Curve::family`]). A new taught set wants these fitted again. See
+    /// slope at least half its family's first board's; the others (Fetlar and the boards of 13x13
+    /// and more, whose fits on 400 games came out flat, falling or under half) take their family's
+    /// first board's curve ([`Curve::family`]). A new taught set wants these fitted again. See
     /// `BENCHMARKS.md` ("Reviews").
     pub fn of(variant: &Variant) -> Curve {
         let (slope, attackers, defenders) = match variant.id {

@@ -286,7 +286,17 @@ async fn a_player_who_leaves_after_the_start_forfeits_the_games_still_going() {
         .await
         .unwrap();
     assert_eq!(going(&svc).await.len(), 6);
-    svc.leave_tournament(&carol(), Some(t.id)).await.unwrap();
+    let gone = svc.leave_tournament(&carol(), Some(t.id)).await.unwrap();
+    let said = taflbot::service::text::tournament_done(
+        &carol(),
+        &gone,
+        taflbot::service::TournamentDone::Left,
+        &taflbot::service::text::Plain,
+    );
+    assert!(
+        said.ends_with("their games still going are lost by forfeit, rated as the tournament is."),
+        "{said}"
+    );
     // carol's four games are lost by forfeit, rated as the tournament is (leaving is no way out
     // of a rating loss); alice and bob play on.
     let left = going(&svc).await;

@@ -85,9 +85,14 @@ pub fn tournament_done(
             entrants(t, s)
         ),
         TournamentDone::Left => format!(
-            "{} withdrew from tournament {}: their games still going are lost by forfeit, unrated.",
+            "{} withdrew from tournament {}: their games still going are lost by forfeit{}.",
             s.name(who),
-            title(t, s)
+            title(t, s),
+            if t.rated {
+                ", rated as the tournament is"
+            } else {
+                " (the tournament is unrated)"
+            }
         ),
         TournamentDone::Cancelled => format!(
             "Tournament {} is called off by {}: its games still going are played on as ordinary games.",

@@ -51,6 +51,9 @@ impl Bot {
         let Some(place) = voted.place.as_deref().and_then(post::parse_id) else {
             return;
         };
+        if !voted.count_to_show() {
+            return;
+        }
         let place = serenity::ChannelId::new(place);
         let said =
             |votes| text::votes_so_far(voted.game, votes, voted.closes_at, &style::DiscordStyle);

@@ -187,6 +187,20 @@ async fn a_tie_goes_to_the_turn_that_reached_its_count_first_and_a_changed_vote_
         let changed = vote(&svc2, bob(), id, "d1-c1").await;
         assert!(changed.changed);
         assert_eq!(changed.votes, 3, "bob counts once");
+        let changed_vote = changed;
+        // The count stays 3: once a post shows it, a changed vote edits nothing, and a new vote
+        // or a window with no post yet is shown.
+        let shown = |changed: bool, post: Option<&str>| {
+            taflbot::service::Voted {
+                changed,
+                count_post: post.map(str::to_string),
+                ..changed_vote.clone()
+            }
+            .count_to_show()
+        };
+        assert!(!shown(true, Some("123")));
+        assert!(shown(false, Some("123")));
+        assert!(shown(true, None));
         let closed = svc2
             .close_window_early(&member(alice(), &[]), Some(id), None)
             .await

@@ -41,6 +41,15 @@ pub struct Voted {
     pub count_post: Option<String>,
 }
 
+impl Voted {
+    /// Whether the window's count is to be shown or edited after this vote: a changed vote
+    /// leaves the count as it was, so once a post shows the count there is nothing to edit (one
+    /// member changing their vote fifty times edits nothing).
+    pub fn count_to_show(&self) -> bool {
+        !(self.changed && self.count_post.is_some())
+    }
+}
+
 /// What closing a window did: its notice, for the front end to deliver.
 pub type WindowClosed = Notice;
 

@@ -312,21 +312,29 @@ async fn shown_text(service: &Service, notice: &Notice, at: &Session) -> String 
     }
 }
 
-/// Plays the bot's turn in every game where it is to move, and shows each with its picture.
+/// Plays the bot's turn in every game where it is to move, and shows each with its picture; a
+/// forecast reply played with a turn leaves taflbot to move again, and it does at once, as the
+/// bot player does (a forecast line is as long as a few turns at most, so this ends).
 async fn bot_turns(service: &Service, out: &mut impl Write, at: &Session) -> std::io::Result<()> {
-    for id in service.bot_games_due().await.unwrap_or_default() {
-        match service.bot_turn(id).await {
-            Ok(Some(moved)) => {
-                for notice in std::iter::once(moved.notice).chain(moved.forecast) {
-                    writeln!(out, "{}", shown_text(service, &notice, at).await)?;
-                    let _ = service.delivered(notice.id).await;
+    loop {
+        let mut again = false;
+        for id in service.bot_games_due().await.unwrap_or_default() {
+            match service.bot_turn(id).await {
+                Ok(Some(moved)) => {
+                    again |= !moved.forecast.is_empty();
+                    for notice in std::iter::once(moved.notice).chain(moved.forecast) {
+                        writeln!(out, "{}", shown_text(service, &notice, at).await)?;
+                        let _ = service.delivered(notice.id).await;
+                    }
                 }
+                Ok(None) => {}
+                Err(e) => writeln!(out, "error: taflbot could not move in game #{id}: {e}")?,
             }
-            Ok(None) => {}
-            Err(e) => writeln!(out, "error: taflbot could not move in game #{id}: {e}")?,
+        }
+        if !again {
+            return Ok(());
         }
     }
-    Ok(())
 }
 
 /// Writes a picture (or a GIF) and says where it went, never over an earlier file: a name taken

@@ -331,9 +331,8 @@ impl Service {
         }
         self.release_bot_turn(&mut tx, id, thought.claim).await?;
         tx.commit().await?;
-        if !answered.is_empty() {
-            self.wake_bot(&loaded.view());
-        }
+        // Where a reply was played, taflbot is to move again: the bot player looks once this
+        // turn's notices are delivered (`spawn_bot_player`).
         Ok(Some(BotMoved { notice, forecast }))
     }
 
@@ -481,8 +480,12 @@ impl Service {
                     }
                     let (service, deliver, busy) = (service.clone(), deliver.clone(), busy.clone());
                     tokio::spawn(async move {
+                        // A forecast reply played with taflbot's turn leaves taflbot to move
+                        // again: it looks once this turn is out of `busy`, not at the next scan.
+                        let mut again = false;
                         match service.bot_turn(id).await {
                             Ok(Some(moved)) => {
+                                again = !moved.forecast.is_empty();
                                 let notices = std::iter::once(moved.notice).chain(moved.forecast);
                                 for notice in notices {
                                     let notice_id = notice.id;
@@ -498,6 +501,9 @@ impl Service {
                             }
                         }
                         busy.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+                        if again {
+                            service.bot.wake(id);
+                        }
                     });
                 }
             }

@@ -330,9 +330,10 @@ async fn a_forecast_reply_and_the_players_own_move_never_both_land() {
     }
 }
 
-#[tokio::test]
-async fn a_forecast_answers_taflbot_too() {
-    let svc = service().await;
+/// A Brandubh game of alice's against taflbot at level 1, after her first move, with her forecast
+/// of taflbot's answer (foreseen: level 1 searches one ply with the service's seed) and her reply:
+/// the game, her first move, taflbot's answer and her reply.
+async fn foreseen_against_taflbot(svc: &Service) -> (i64, String, String, String) {
     let taflbot = Person::new("taflbot", "taflbot");
     let game = svc
         .play_bot(
@@ -349,12 +350,12 @@ async fn a_forecast_answers_taflbot_too() {
         .await
         .unwrap()
         .id;
-    let first = line_from(&replayed(&svc, game).await, 1, 4);
+    let first = line_from(&replayed(svc, game).await, 1, 4);
     svc.play(&alice(), Some(game), None, &first[0])
         .await
         .unwrap();
     // Level 1 searches one ply with the service's seed: its answer can be foreseen.
-    let now = replayed(&svc, game).await;
+    let now = replayed(svc, game).await;
     let seed = game as u64 ^ (now.turns().len() as u64) << 32;
     let thought = engine::think(&now, &Settings::level(1, seed)).unwrap();
     let [Step::Move(m)] = thought.turn.as_slice() else {
@@ -364,12 +365,16 @@ async fn a_forecast_answers_taflbot_too() {
     let mut after = now.clone();
     after.play(*m).unwrap();
     let mine = line_from(&after, 1, 2)[0].clone();
-    forecast(&svc, &alice(), game, &[theirs.clone(), mine.clone()]).await;
+    forecast(svc, &alice(), game, &[theirs.clone(), mine.clone()]).await;
+    (game, first[0].clone(), theirs, mine)
+}
+
+#[tokio::test]
+async fn a_forecast_answers_taflbot_too() {
+    let svc = service().await;
+    let (game, first, theirs, mine) = foreseen_against_taflbot(&svc).await;
     let moved = svc.bot_turn(game).await.unwrap().expect("the bot moved");
-    assert_eq!(
-        stored(&svc, game).await,
-        [first[0].clone(), theirs, mine.clone()]
-    );
+    assert_eq!(stored(&svc, game).await, [first, theirs, mine.clone()]);
     // The reply's notice comes with the bot's, said as forecast, for this process to deliver.
     assert_eq!(moved.forecast.len(), 1);
     assert_eq!(
@@ -379,6 +384,23 @@ async fn a_forecast_answers_taflbot_too() {
             text: format!("2. {mine}")
         }
     );
+}
+
+/// After a forecast reply to taflbot's turn, taflbot's next turn comes at once, not at the bot
+/// player's next look at every game (a minute on the default lease).
+#[tokio::test]
+async fn taflbot_answers_a_forecast_reply_at_once() {
+    let svc = service().await;
+    let (game, ..) = foreseen_against_taflbot(&svc).await;
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let player = svc.spawn_bot_player(stopped, |_| async { true });
+    // The player's first look finds taflbot to move; the reply is played with its turn.
+    crate::support::until("taflbot's turn after the forecast reply", || async {
+        stored(&svc, game).await.len() == 4
+    })
+    .await;
+    let _ = stop.send(true);
+    player.await.unwrap();
 }
 
 #[tokio::test]

@@ -304,15 +304,8 @@ pub fn parse() -> Args {
 
 /// What `taflbot TYPED` says when no subcommand is called so.
 fn unknown_subcommand(typed: &str, names: &[&str]) -> String {
-    let lower = typed.to_lowercase();
-    let near = names
-        .iter()
-        .map(|name| (strsim::osa_distance(&lower, name), *name))
-        .filter(|(d, _)| *d <= 2 && lower.chars().count() > 2)
-        .min_by_key(|(d, _)| *d)
-        .map_or(String::new(), |(_, name)| {
-            format!("; did you mean `{name}`?")
-        });
+    let near = crate::commands::nearest(typed, names.iter().copied())
+        .map_or(String::new(), |name| format!("; did you mean `{name}`?"));
     let typed: String = typed
         .chars()
         .flat_map(char::escape_debug)

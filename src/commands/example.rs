@@ -61,13 +61,24 @@ pub fn example_with(spec: &Spec, also: Option<&str>) -> String {
 /// The refusal of a command no row has, with the nearest command where one is close (a typo of
 /// at most two letters, by optimal string alignment).
 pub fn unknown_command(typed: &str) -> ServiceError {
-    let lower = typed.trim().trim_start_matches('/').to_lowercase();
-    let near = COMMANDS
+    let names = COMMANDS
         .iter()
-        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
-        .map(|name| (strsim::osa_distance(&lower, name), name))
-        .filter(|(d, _)| *d <= 2 && lower.len() > 2)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, name)| name);
+        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
+    let near = nearest(typed.trim().trim_start_matches('/'), names);
     ServiceError::UnknownCommand(typed.to_string(), near)
+}
+
+/// The name nearest to `typed` (in any case) where one is close: a typo of at most two letters
+/// by optimal string alignment, in a word of more than two letters. The first of the nearest.
+pub fn nearest<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = typed.to_lowercase();
+    if lower.chars().count() <= 2 {
+        return None;
+    }
+    names
+        .into_iter()
+        .map(|name| (strsim::osa_distance(&lower, name), name))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, name)| name)
 }

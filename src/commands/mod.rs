@@ -477,7 +477,7 @@ fn option_names(spec: &Spec) -> String {
 }
 
 /// How a command is written, options in brackets when optional: `/move move [game]`.
-pub use example::{example, example_with, unknown_command};
+pub use example::{example, example_with, nearest, unknown_command};
 
 pub fn usage(spec: &Spec) -> String {
     let mut out = format!("/{}", spec.name);

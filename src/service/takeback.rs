@@ -189,14 +189,15 @@ impl Service {
         let Some(first) = mine.last().filter(|m| m.0 >= loaded.row.imported) else {
             return Ok(None);
         };
-        let moves_of_turn: Vec<String> = mine.iter().rev().map(|m| m.1.clone()).collect();
         // The opponent's reply after that turn goes with it.
         let replied = moves.first().is_some_and(|m| m.2 != me);
         let turns = 1 + u8::from(replied);
-        let turn = crate::notation::numbered_last(
-            loaded.game.turns().len() + 1 - usize::from(turns),
-            &moves_of_turn.join(" "),
-        );
+        // The turn as the record writes it, with its number (`1... f8-g8`).
+        let index = loaded.game.turns().len().saturating_sub(usize::from(turns));
+        let turn = crate::notation::numbered_turn(&loaded.game, index).unwrap_or_else(|| {
+            let steps: Vec<&str> = mine.iter().rev().map(|m| m.1.as_str()).collect();
+            steps.join(" ")
+        });
         Ok(Some((first.0, turn, turns)))
     }
 

@@ -37,6 +37,7 @@ fn main() {
         let start = Start {
             opening: OPENING,
             thin: 0,
+            spread: 0,
         };
         let played = self_play(variant, &settings, start, seed, MAX_TURNS);
         let escaped = played

@@ -131,6 +131,7 @@ fn main() {
     let start = Start {
         opening: opening.unwrap_or(3),
         thin,
+        spread: 0,
     };
     let games = games_of(variant, limit, eval, start, opening.is_none());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -3,7 +3,9 @@
 use clap::{Parser, Subcommand};
 
 use super::serve::{copy_db, import_puzzles, local, serve};
-use super::teach::{arena, net, selfplay, tune, ArenaArgs, NetArgs, SelfplayArgs, TuneArgs};
+use super::teach::{
+    arena, net, selfplay, tune, wide, ArenaArgs, NetArgs, SelfplayArgs, TuneArgs, WideArgs,
+};
 use super::CliError;
 use crate::rules::Variant;
 
@@ -181,6 +183,12 @@ pub enum Command {
         after_help = "Example: taflbot net --variant copenhagen --positions positions.tsv --out copenhagen.net"
     )]
     Net(NetArgs),
+    /// Train a wide network that is a variant's whole evaluation, on the results of the games
+    /// of positions files from `selfplay` and of recorded games, and write it.
+    #[command(
+        after_help = "Example: taflbot wide --variant copenhagen --positions positions.tsv --out copenhagen.wide"
+    )]
+    Wide(WideArgs),
     /// The engine's turn: from a position (or the start) after the given turns.
     #[command(after_help = "Example: taflbot ai --variant brandubh --replay d2-c2 --level 3")]
     Ai {
@@ -387,6 +395,7 @@ pub fn run(args: Args) -> Result<String, CliError> {
         Command::Selfplay(a) => selfplay(a),
         Command::Tune(a) => tune(a),
         Command::Net(a) => net(a),
+        Command::Wide(a) => wide(a),
         Command::Import { variant, file } => {
             let text = match file {
                 Some(path) => std::fs::read_to_string(&path).map_err(|e| {

@@ -39,8 +39,9 @@ pub struct ArenaArgs {
     /// before it is compiled in.
     #[arg(long)]
     pub trial: Option<std::path::PathBuf>,
-    /// A network file (as `net` writes) the trial set adds for its variant, or `none`: the
-    /// trial row alone (by default the taught set's networks).
+    /// A network file the trial set adds for its variant (as `net` writes), or that is its
+    /// whole evaluation there (as `wide` writes), or `none`: the trial row alone (by default
+    /// the taught set's networks).
     #[arg(long)]
     pub trial_net: Option<String>,
 }
@@ -59,6 +60,10 @@ pub struct SelfplayArgs {
     /// Random turns before the engine plays.
     #[arg(long, default_value_t = 3)]
     pub opening: usize,
+    /// Up to this many random turns more (how many drawn from the game's seed): openings of
+    /// many depths.
+    #[arg(long, default_value_t = 0)]
+    pub spread: usize,
     /// Take up to this many men of one side off the start first (how many, and whose, drawn
     /// from the game's seed): positions with a side far ahead, which games from the start
     /// seldom reach.
@@ -84,19 +89,30 @@ pub struct SelfplayArgs {
     /// set's networks).
     #[arg(long)]
     pub trial_net: Option<String>,
-    /// The file the positions are appended to.
+    /// The file the positions are appended to: text, or the games as bytes where its name ends
+    /// in `.games` (about a tenth of the size; `wide` reads both).
     #[arg(long)]
     pub out: std::path::PathBuf,
 }
 
+/// What the engine is taught from: self-play and recorded games.
 #[derive(clap::Args)]
-pub struct TuneArgs {
-    /// Positions files from `selfplay`.
+pub struct Sources {
+    /// Positions files from `selfplay`: text, or games as bytes (`.games`).
     #[arg(long, value_delimiter = ',')]
     pub positions: Vec<std::path::PathBuf>,
     /// Game lists as VARIANT=FILE (`moves,...,result` a line, as the Copenhagen corpus).
     #[arg(long, value_delimiter = ',')]
     pub games: Vec<String>,
+    /// Plies of each recorded game left out at its start.
+    #[arg(long, default_value_t = 6)]
+    pub skip: usize,
+}
+
+#[derive(clap::Args)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    pub sources: Sources,
     /// Families to fit (tyr, odin, sea-battle, tablut, copenhagen, brandubh, standard), or
     /// `all`.
     #[arg(long, default_value = "all", value_delimiter = ',')]
@@ -112,9 +128,6 @@ pub struct TuneArgs {
     /// Passes over the positions.
     #[arg(long, default_value_t = 400)]
     pub epochs: usize,
-    /// Plies of each recorded game left out at its start.
-    #[arg(long, default_value_t = 6)]
-    pub skip: usize,
     /// Fit only the terms the starting set weighs (and the bias), leaving the others at zero:
     /// for a family whose positions are few or one-sided.
     #[arg(long)]
@@ -131,15 +144,11 @@ pub struct TuneArgs {
 
 #[derive(clap::Args)]
 pub struct NetArgs {
+    #[command(flatten)]
+    pub sources: Sources,
     /// The variant whose network is trained (beside its family's row).
     #[arg(long, default_value = "copenhagen")]
     pub variant: &'static Variant,
-    /// Positions files from `selfplay`.
-    #[arg(long, value_delimiter = ',')]
-    pub positions: Vec<std::path::PathBuf>,
-    /// Game lists as VARIANT=FILE (`moves,...,result` a line, as the Copenhagen corpus).
-    #[arg(long, value_delimiter = ',')]
-    pub games: Vec<String>,
     /// The set whose row the network is trained beside: classic, taught, or a weights file.
     #[arg(long, default_value = "taught")]
     pub from: String,
@@ -150,9 +159,6 @@ pub struct NetArgs {
     /// Passes over the positions.
     #[arg(long, default_value_t = 12)]
     pub epochs: usize,
-    /// Plies of each recorded game left out at its start.
-    #[arg(long, default_value_t = 6)]
-    pub skip: usize,
     /// The seed of the starting weights and of the order the positions are shown in.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -166,6 +172,39 @@ pub struct NetArgs {
     pub out: std::path::PathBuf,
 }
 
+#[derive(clap::Args)]
+pub struct WideArgs {
+    #[command(flatten)]
+    pub sources: Sources,
+    /// The variant whose network is trained.
+    #[arg(long, default_value = "copenhagen")]
+    pub variant: &'static Variant,
+    /// How much of each self-play position's target is its game's result, 0 to 1; the rest
+    /// is the chance of the search's score.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// Passes over the positions.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Adam's step (the last third of the passes take a tenth of it).
+    #[arg(long, default_value_t = 0.001)]
+    pub rate: f32,
+    /// Positions a step.
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    /// The seed of the starting weights and of the order the positions are shown in.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads sharing each step's positions (the network is the same for a seed and a
+    /// number of threads).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Where to write the network (a taught set's wide networks are
+    /// src/engine/weights/VARIANT.wide).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
 /// Reads a network file (or `none`) as the trial set's network (`--trial-net`, and the engine
 /// benchmark's `TAFLBOT_TRIAL_NET`).
 pub fn trial_net(name: &str) -> Result<(), CliError> {
@@ -173,10 +212,18 @@ pub fn trial_net(name: &str) -> Result<(), CliError> {
     let given = if name == "none" {
         TrialNet::Without
     } else {
-        let text = std::fs::read_to_string(name)
+        let bytes = std::fs::read(name)
             .map_err(|e| CliError::message(format!("cannot read {name}: {e}")))?;
-        let net = Net::read(&text).map_err(|e| CliError::message(format!("{name}: {e}")))?;
-        TrialNet::Given(Box::new(net))
+        let bad = |e: String| CliError::message(format!("{name}: {e}"));
+        if crate::engine::wide::Wide::is_file(&bytes) {
+            TrialNet::Wide(Box::new(
+                crate::engine::wide::Wide::read(&bytes).map_err(bad)?,
+            ))
+        } else {
+            let text = String::from_utf8(bytes)
+                .map_err(|_| bad("neither a small network's text nor a wide network".into()))?;
+            TrialNet::Given(Box::new(Net::read(&text).map_err(bad)?))
+        }
     };
     if !net::set_trial(given) {
         return Err(CliError::message("the trial network was given too late"));
@@ -254,6 +301,7 @@ pub fn selfplay(a: SelfplayArgs) -> Result<String, CliError> {
         nodes: a.nodes,
         start: crate::engine::teach::Start {
             opening: a.opening,
+            spread: a.spread,
             thin: a.thin,
         },
         max_turns: a.max_turns,
@@ -315,14 +363,14 @@ fn write_out(path: &std::path::Path, text: &str) -> Result<(), CliError> {
 pub fn tune(a: TuneArgs) -> Result<String, CliError> {
     let (from, from_name) = from_named(&a.from)?;
     let plan = work::Tune {
-        positions: a.positions,
-        games: games_named(&a.games)?,
+        positions: a.sources.positions,
+        games: games_named(&a.sources.games)?,
         families: families_named(&a.family)?,
         from,
         from_name,
         lambda: a.lambda.clamp(0.0, 1.0),
         epochs: a.epochs,
-        skip: a.skip,
+        skip: a.sources.skip,
         used_only: a.used_only,
         raw_search: a.raw_search,
     };
@@ -337,14 +385,14 @@ pub fn net(a: NetArgs) -> Result<String, CliError> {
     let (from, from_name) = from_named(&a.from)?;
     let plan = work::NetPlan {
         tune: work::Tune {
-            positions: a.positions,
-            games: games_named(&a.games)?,
+            positions: a.sources.positions,
+            games: games_named(&a.sources.games)?,
             families: vec![family],
             from,
             from_name,
             lambda: a.lambda.clamp(0.0, 1.0),
             epochs: 0,
-            skip: a.skip,
+            skip: a.sources.skip,
             used_only: false,
             raw_search: false,
         },
@@ -355,5 +403,28 @@ pub fn net(a: NetArgs) -> Result<String, CliError> {
     };
     let (text, report) = work::tune_net(&plan)?;
     write_out(&a.out, &text)?;
+    Ok(report)
+}
+
+/// A variant's wide network trained on games' results, written to a file; what it says of the
+/// training.
+pub fn wide(a: WideArgs) -> Result<String, CliError> {
+    let plan = work::WidePlan {
+        variant: a.variant,
+        positions: a.sources.positions,
+        games: games_named(&a.sources.games)?,
+        skip: a.sources.skip,
+        lambda: a.lambda.clamp(0.0, 1.0),
+        training: crate::engine::wide::train::Training {
+            epochs: a.epochs,
+            rate: a.rate,
+            batch: a.batch.max(1),
+            seed: a.seed,
+            threads: a.threads.max(1),
+        },
+    };
+    let (bytes, report) = work::train_wide(&plan)?;
+    std::fs::write(&a.out, bytes)
+        .map_err(|e| CliError::message(format!("cannot write {}: {e}", a.out.display())))?;
     Ok(report)
 }

@@ -7,6 +7,7 @@ use std::num::NonZeroU64;
 use super::memo::Memo;
 use super::net::Net;
 use super::weights::{Eval, Group, Weights, TERMS};
+use super::wide::Wide;
 use crate::rules::{
     Escape, Family, KingLines, Piece, Placed, Position, Repetition, Role, Side, Square, SquareSet,
     Terrain, Variant,
@@ -122,6 +123,9 @@ pub struct Board {
     squares: i32,
     /// The learned network added to the row's score, where the set has one for the variant.
     net: Option<&'static Net>,
+    /// The wide network that is the whole evaluation, if any (then the row and `net` are not
+    /// asked, but when mopping up).
+    wide: Option<&'static Wide>,
 }
 
 impl Board {
@@ -192,9 +196,11 @@ impl Board {
             room: variant.files >= shape.room_from_files,
             squares: variant.board.len() as i32,
             net: super::net::of(eval, variant),
+            wide: super::wide::of(eval, variant),
         };
         if board.centred {
-            board.centre = board.for_defenders(&start, &mut Rooms::none(), |net| net.score(&start));
+            board.centre =
+                board.for_defenders(&start, &mut Rooms::none(), || board.learned(&start));
         }
         board
     }
@@ -206,18 +212,29 @@ impl Board {
 
     /// The score of `pos` for the side to move, the king's room looked up in `rooms` first.
     pub fn evaluate_with(&self, pos: &Position, rooms: &mut Rooms) -> i32 {
-        self.evaluate_by(pos, rooms, |net| net.score(pos))
+        self.evaluate_by(pos, rooms, || self.learned(pos))
     }
 
-    /// [`Board::evaluate_with`], the network's part (where the board has one and it counts)
-    /// given by `net_part`, which must give what [`Net::score`] gives for `pos`: a search's
+    /// The learned part of the score of `pos` for the defenders: the wide network's (the whole
+    /// score), else the small network's, else nothing.
+    #[inline]
+    pub fn learned(&self, pos: &Position) -> i32 {
+        match (self.wide, self.net) {
+            (Some(wide), _) => wide.score(pos),
+            (None, Some(net)) => net.score(pos),
+            (None, None) => 0,
+        }
+    }
+
+    /// [`Board::evaluate_with`], the learned part (where the board has a network and it counts)
+    /// given by `net_part`, which must give what [`Board::learned`] gives for `pos`: a search's
     /// sums carried along its line ([`super::net::Sums`]).
     #[inline]
     pub fn evaluate_by(
         &self,
         pos: &Position,
         rooms: &mut Rooms,
-        net_part: impl FnOnce(&Net) -> i32,
+        net_part: impl FnOnce() -> i32,
     ) -> i32 {
         let for_defenders = self.for_defenders(pos, rooms, net_part) - self.centre;
         if pos.turn() == Side::Defenders {
@@ -252,24 +269,45 @@ impl Board {
         &self,
         pos: &Position,
         rooms: &mut Rooms,
-        net_part: impl FnOnce(&Net) -> i32,
+        net_part: impl FnOnce() -> i32,
     ) -> i32 {
-        let (weights, uses, net) = match &self.ending {
-            Some((weights, uses)) if mopping_up(pos) => (*weights, uses, None),
-            _ => (self.weights, &self.uses, self.net),
+        let (weights, uses, learned) = match &self.ending {
+            Some((weights, uses)) if mopping_up(pos) => (*weights, uses, false),
+            _ => (self.weights, &self.uses, true),
         };
+        if learned && self.wide.is_some() {
+            return net_part();
+        }
         let mut dot = Dot {
             weights,
             uses,
             sum: 0,
         };
         self.terms(pos, rooms, &mut dot);
-        dot.sum + net.map_or(0, net_part)
+        dot.sum
+            + if learned && self.net.is_some() {
+                net_part()
+            } else {
+                0
+            }
     }
 
     /// The learned network the board adds to its row, if any.
     pub fn net(&self) -> Option<&'static Net> {
         self.net
+    }
+
+    /// `variant`'s taught board judged by `wide` alone (but when mopping up), for tests.
+    #[cfg(test)]
+    pub(crate) fn with_wide(variant: &'static Variant, wide: &'static Wide) -> Board {
+        let mut board = Board::new(variant, Eval::Taught);
+        board.wide = Some(wide);
+        board
+    }
+
+    /// The wide network that is the board's whole evaluation, if any.
+    pub fn wide(&self) -> Option<&'static Wide> {
+        self.wide
     }
 
     /// Whether the king's room is wanted: on boards where it counts, or when mopping up.
@@ -539,7 +577,7 @@ impl Evals {
     /// looked up in `rooms`). A position whose key is 0 is not remembered.
     #[inline]
     pub fn evaluate(&mut self, board: &Board, pos: &Position, rooms: &mut Rooms) -> i32 {
-        self.evaluate_by(board, pos, rooms, |net| net.score(pos))
+        self.evaluate_by(board, pos, rooms, || board.learned(pos))
     }
 
     /// [`Evals::evaluate`], the network's part given by `net_part` as for
@@ -550,7 +588,7 @@ impl Evals {
         board: &Board,
         pos: &Position,
         rooms: &mut Rooms,
-        net_part: impl FnOnce(&Net) -> i32,
+        net_part: impl FnOnce() -> i32,
     ) -> i32 {
         let hash = pos.hash();
         match NonZeroU64::new(hash) {

@@ -19,6 +19,7 @@ pub mod review;
 mod search;
 pub mod teach;
 pub mod weights;
+pub mod wide;
 
 use std::time::Duration;
 

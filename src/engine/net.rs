@@ -88,7 +88,7 @@ impl Lights {
 
     /// Calls `light` with each input lit, on a board `files` wide of `cells` squares.
     #[inline]
-    fn each(&self, files: u8, cells: usize, mut light: impl FnMut(usize)) {
+    pub(crate) fn each(&self, files: u8, cells: usize, mut light: impl FnMut(usize)) {
         let at = |sq| cell(files, sq);
         for sq in self.attackers.iter() {
             light(at(sq));
@@ -109,6 +109,42 @@ impl Lights {
 #[inline]
 fn cell(files: u8, sq: Square) -> usize {
     usize::from(sq.rank()) * usize::from(files) + usize::from(sq.file())
+}
+
+/// Calls `change` with each input that `to` lights and `from` does not (`true`) and each that
+/// `from` lights and `to` does not (`false`), on `variant`'s board: what a step changed.
+#[inline]
+pub(crate) fn changes(
+    variant: &Variant,
+    from: &Lights,
+    to: &Lights,
+    mut change: impl FnMut(usize, bool),
+) {
+    let files = variant.files;
+    let cells = usize::from(files) * usize::from(variant.ranks);
+    let at = |sq| cell(files, sq);
+    for (old, new, base) in [
+        (&from.attackers, &to.attackers, 0),
+        (&from.men, &to.men, cells),
+    ] {
+        for sq in old.minus(new).iter() {
+            change(base + at(sq), false);
+        }
+        for sq in new.minus(old).iter() {
+            change(base + at(sq), true);
+        }
+    }
+    if from.royal != to.royal {
+        if let Some(sq) = from.royal {
+            change(2 * cells + at(sq), false);
+        }
+        if let Some(sq) = to.royal {
+            change(2 * cells + at(sq), true);
+        }
+    }
+    if from.defenders_move != to.defenders_move {
+        change(3 * cells, to.defenders_move);
+    }
 }
 
 /// Calls `light` with each input `pos` lights: the attackers' squares in order, then the
@@ -132,20 +168,75 @@ pub fn features(pos: &Position, mut light: impl FnMut(usize)) {
     }
 }
 
-/// Adds an input's column to the hidden layer's sums.
-#[inline]
-fn add(hidden: &mut [i32; HIDDEN], column: &[i32; HIDDEN]) {
-    for (h, w) in hidden.iter_mut().zip(column) {
-        *h += w;
+/// A number a network's hidden sums are kept in: 32-bit sums add as ever, 16-bit ones wrap (a
+/// trained network's true sums stay inside them, so the order of the steps does not matter).
+pub(crate) trait Lane: Copy {
+    fn plus(self, other: Self) -> Self;
+    fn minus(self, other: Self) -> Self;
+}
+
+impl Lane for i32 {
+    #[inline]
+    fn plus(self, other: i32) -> i32 {
+        self + other
+    }
+    #[inline]
+    fn minus(self, other: i32) -> i32 {
+        self - other
     }
 }
 
-/// Takes an input's column from the hidden layer's sums.
-#[inline]
-fn take(hidden: &mut [i32; HIDDEN], column: &[i32; HIDDEN]) {
-    for (h, w) in hidden.iter_mut().zip(column) {
-        *h -= w;
+impl Lane for i16 {
+    #[inline]
+    fn plus(self, other: i16) -> i16 {
+        self.wrapping_add(other)
     }
+    #[inline]
+    fn minus(self, other: i16) -> i16 {
+        self.wrapping_sub(other)
+    }
+}
+
+/// Adds an input's column to the hidden layer's sums.
+#[inline]
+pub(crate) fn add<T: Lane, const N: usize>(hidden: &mut [T; N], column: &[T; N]) {
+    for (h, w) in hidden.iter_mut().zip(column) {
+        *h = h.plus(*w);
+    }
+}
+
+/// The hidden sums of what `lights` shows on `variant`'s board, from nothing: the biases `b1`
+/// and the lit inputs' columns of `w1`.
+#[inline]
+pub(crate) fn sums_of<T: Lane, const N: usize>(
+    variant: &Variant,
+    w1: &[[T; N]],
+    b1: &[T; N],
+    lights: &Lights,
+) -> [T; N] {
+    let mut sums = *b1;
+    let cells = usize::from(variant.files) * usize::from(variant.ranks);
+    lights.each(variant.files, cells, |i| add(&mut sums, &w1[i]));
+    sums
+}
+
+/// The hidden sums of what `to` shows, from `sums`, those of `from`: the columns of the inputs
+/// `to` lights and `from` does not are added, those of the reverse taken away.
+#[inline]
+pub(crate) fn sums_after<T: Lane, const N: usize>(
+    variant: &Variant,
+    w1: &[[T; N]],
+    sums: &[T; N],
+    from: &Lights,
+    to: &Lights,
+) -> [T; N] {
+    let mut next = *sums;
+    changes(variant, from, to, |i, on| {
+        for (h, w) in next.iter_mut().zip(&w1[i]) {
+            *h = if on { h.plus(*w) } else { h.minus(*w) };
+        }
+    });
+    next
 }
 
 impl Net {
@@ -163,10 +254,6 @@ impl Net {
     /// The variant the network was made for.
     pub fn variant(&self) -> &'static Variant {
         self.variant
-    }
-
-    fn cells(&self) -> usize {
-        usize::from(self.variant.files) * usize::from(self.variant.ranks)
     }
 
     /// A hash of the network's weights, the same on every build: what a review records of the
@@ -195,48 +282,13 @@ impl Net {
     /// The hidden sums of what `lights` shows, from nothing.
     #[inline]
     pub fn hidden(&self, lights: &Lights) -> Hidden {
-        let mut hidden = self.b1;
-        lights.each(self.variant.files, self.cells(), |i| {
-            add(&mut hidden, &self.w1[i])
-        });
-        Hidden(hidden)
+        Hidden(sums_of(self.variant, &self.w1, &self.b1, lights))
     }
 
-    /// The hidden sums of what `to` shows, from those of `from`: the columns of the inputs `to`
-    /// lights and `from` does not are added, those of the reverse taken away.
+    /// The hidden sums of what `to` shows, from those of `from`.
     #[inline]
     pub fn moved(&self, sums: &Hidden, from: &Lights, to: &Lights) -> Hidden {
-        let (files, cells) = (self.variant.files, self.cells());
-        let at = |sq| cell(files, sq);
-        let mut hidden = sums.0;
-        for (old, new, base) in [
-            (&from.attackers, &to.attackers, 0),
-            (&from.men, &to.men, cells),
-        ] {
-            for sq in old.minus(new).iter() {
-                take(&mut hidden, &self.w1[base + at(sq)]);
-            }
-            for sq in new.minus(old).iter() {
-                add(&mut hidden, &self.w1[base + at(sq)]);
-            }
-        }
-        if from.royal != to.royal {
-            if let Some(sq) = from.royal {
-                take(&mut hidden, &self.w1[2 * cells + at(sq)]);
-            }
-            if let Some(sq) = to.royal {
-                add(&mut hidden, &self.w1[2 * cells + at(sq)]);
-            }
-        }
-        if from.defenders_move != to.defenders_move {
-            let column = &self.w1[3 * cells];
-            if to.defenders_move {
-                add(&mut hidden, column);
-            } else {
-                take(&mut hidden, column);
-            }
-        }
-        Hidden(hidden)
+        Hidden(sums_after(self.variant, &self.w1, &sums.0, from, to))
     }
 
     /// The output of the hidden sums, in hundredths of a man, rounded (halves up), within the
@@ -323,29 +375,61 @@ impl Net {
     }
 }
 
+/// A network whose hidden sums a search carries along its line: made from nothing for a
+/// position, moved from a parent's for a child, and turned into a score.
+pub trait Layer: Sync + 'static {
+    /// The hidden sums of a position.
+    type Sums: Copy;
+    /// The sums of no position, to fill slots not made yet.
+    const EMPTY: Self::Sums;
+    /// The sums of what `lights` shows, from nothing.
+    fn sums(&self, lights: &Lights) -> Self::Sums;
+    /// The sums of what `to` shows, from those of `from`.
+    fn sums_moved(&self, sums: &Self::Sums, from: &Lights, to: &Lights) -> Self::Sums;
+    /// The score of the sums for the defenders, in hundredths of a man.
+    fn score_of_sums(&self, sums: &Self::Sums) -> i32;
+}
+
+impl Layer for Net {
+    type Sums = Hidden;
+    const EMPTY: Hidden = Hidden([0; HIDDEN]);
+    #[inline]
+    fn sums(&self, lights: &Lights) -> Hidden {
+        self.hidden(lights)
+    }
+    #[inline]
+    fn sums_moved(&self, sums: &Hidden, from: &Lights, to: &Lights) -> Hidden {
+        self.moved(sums, from, to)
+    }
+    #[inline]
+    fn score_of_sums(&self, sums: &Hidden) -> i32 {
+        self.output(sums)
+    }
+}
+
 /// The hidden sums along a search's line, a slot per ply. A slot's sums are made when a position
 /// at its ply or above is first judged, from the ply below (the pieces one step moved), the
 /// plies below made first where they are not: so each position's sums are made once however
 /// many of its children are judged, and only the line's first position's from nothing. Each
 /// position entered at a ply clears its slot.
-pub struct Sums {
-    net: &'static Net,
-    slots: Vec<Slot>,
+pub struct Sums<L: Layer = Net> {
+    net: &'static L,
+    slots: Vec<Slot<L::Sums>>,
 }
 
 #[derive(Clone, Copy)]
-struct Slot {
+struct Slot<S> {
     lights: Lights,
-    hidden: Hidden,
+    hidden: S,
     made: bool,
 }
 
-impl Sums {
+impl<L: Layer> Sums<L> {
     /// Slots for plies 0 to `plies` - 1.
-    pub fn new(net: &'static Net, plies: usize) -> Sums {
+    pub fn new(net: &'static L, plies: usize) -> Sums<L> {
         let slot = Slot {
             lights: Lights::NONE,
-            hidden: Hidden([0; HIDDEN]),
+            hidden: L::EMPTY,
             made: false,
         };
         Sums {
@@ -362,14 +446,14 @@ impl Sums {
         slot.made = false;
     }
 
-    /// The network's part of the score of the position at `ply`, for the defenders: what
-    /// [`Net::score`] gives it.
+    /// The network's score of the position at `ply`, for the defenders: what the network
+    /// gives the position alone.
     #[inline]
     pub fn score(&mut self, ply: usize) -> i32 {
         if !self.slots[ply].made {
             self.make(ply);
         }
-        self.net.output(&self.slots[ply].hidden)
+        self.net.score_of_sums(&self.slots[ply].hidden)
     }
 
     /// Makes the sums of `ply` and of every ply below it not made yet.
@@ -378,7 +462,7 @@ impl Sums {
             Some(q) => q + 1,
             None => {
                 let first = &mut self.slots[0];
-                first.hidden = self.net.hidden(&first.lights);
+                first.hidden = self.net.sums(&first.lights);
                 first.made = true;
                 1
             }
@@ -386,8 +470,44 @@ impl Sums {
         for r in from..=ply {
             let (below, here) = self.slots.split_at_mut(r);
             let (parent, slot) = (&below[r - 1], &mut here[0]);
-            slot.hidden = self.net.moved(&parent.hidden, &parent.lights, &slot.lights);
+            slot.hidden = self
+                .net
+                .sums_moved(&parent.hidden, &parent.lights, &slot.lights);
             slot.made = true;
+        }
+    }
+}
+
+/// The sums a search carries along its line for its board's network, of either kind.
+pub enum LineSums {
+    Small(Sums<Net>),
+    Wide(Sums<super::wide::Wide>),
+}
+
+impl LineSums {
+    /// The sums for `board`'s network, where it has one.
+    pub fn of(board: &super::eval::Board, plies: usize) -> Option<LineSums> {
+        match (board.wide(), board.net()) {
+            (Some(wide), _) => Some(LineSums::Wide(Sums::new(wide, plies))),
+            (None, Some(net)) => Some(LineSums::Small(Sums::new(net, plies))),
+            (None, None) => None,
+        }
+    }
+
+    #[inline]
+    pub fn enter(&mut self, ply: usize, pos: &Position) {
+        match self {
+            LineSums::Small(sums) => sums.enter(ply, pos),
+            LineSums::Wide(sums) => sums.enter(ply, pos),
+        }
+    }
+
+    /// What [`super::eval::Board::learned`] gives the position at `ply`.
+    #[inline]
+    pub fn score(&mut self, ply: usize) -> i32 {
+        match self {
+            LineSums::Small(sums) => sums.score(ply),
+            LineSums::Wide(sums) => sums.score(ply),
         }
     }
 }
@@ -401,10 +521,18 @@ pub enum TrialNet {
     Without,
     /// This network for its variant, the taught set's for the others.
     Given(Box<Net>),
+    /// This wide network as the whole evaluation of its variant (no row, no small network
+    /// there), the taught set's for the others.
+    Wide(Box<super::wide::Wide>),
 }
 
 /// The trial network, given once before the engine first judges a position.
 static TRIAL: OnceLock<TrialNet> = OnceLock::new();
+
+/// What the trial set adds, as given (the taught set's networks where nothing was).
+pub(crate) fn trial() -> &'static TrialNet {
+    TRIAL.get_or_init(|| TrialNet::Taught)
+}
 
 /// Makes `net` what the [`Eval::Trial`] set adds. Only the first call counts, and only before
 /// the engine's first judgement: false otherwise.
@@ -441,11 +569,12 @@ pub fn of(eval: Eval, variant: &'static Variant) -> Option<&'static Net> {
     match eval {
         Eval::Classic => None,
         Eval::Taught => taught(variant),
-        Eval::Trial => match TRIAL.get_or_init(|| TrialNet::Taught) {
+        Eval::Trial => match trial() {
             TrialNet::Taught => taught(variant),
             TrialNet::Without => None,
             TrialNet::Given(net) if std::ptr::eq(net.variant, variant) => Some(net),
-            TrialNet::Given(..) => taught(variant),
+            TrialNet::Wide(wide) if std::ptr::eq(wide.variant(), variant) => None,
+            TrialNet::Given(..) | TrialNet::Wide(..) => taught(variant),
         },
     }
 }

@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use super::eval::{Board, Evals, Rooms};
-use super::net::Sums;
+use super::net::LineSums;
 use super::{Limits, Step};
 use crate::rules::{Game, Move, Outcome, Position, Repetition, Side};
 use table::{from_table, to_table, Bound, Entry, Table};
@@ -69,7 +69,7 @@ pub struct Search<'a> {
     /// The evaluations already made.
     evals: Evals,
     /// The network's sums along the line, where the board has a network.
-    sums: Option<Sums>,
+    sums: Option<LineSums>,
 }
 
 /// What a draw is worth less than an even position to the side searching, in hundredths of a
@@ -99,7 +99,7 @@ impl<'a> Search<'a> {
             root_side: game.position().turn(),
             rooms: Rooms::for_board(board),
             evals: Evals::new(),
-            sums: board.net().map(|net| Sums::new(net, MAX_PLY + 1)),
+            sums: LineSums::of(board, MAX_PLY + 1),
         }
     }
 
@@ -467,7 +467,7 @@ impl<'a> Search<'a> {
         let stand = match &mut self.sums {
             Some(sums) => self
                 .evals
-                .evaluate_by(self.board, pos, &mut self.rooms, |_| sums.score(ply)),
+                .evaluate_by(self.board, pos, &mut self.rooms, || sums.score(ply)),
             None => self.evals.evaluate(self.board, pos, &mut self.rooms),
         };
         if !threatened {

@@ -3,6 +3,8 @@
 //! results are known. Pure and deterministic for given seeds; the files are read and written by
 //! the command line (`taflbot selfplay`, `taflbot tune`).
 
+pub mod record;
+
 use super::eval::Board;
 use super::weights::{Weights, TERMS};
 use super::{arena, steps, take, think, Eval, Settings};
@@ -33,12 +35,24 @@ impl Played {
     }
 }
 
-/// How a game of self-play begins: `opening` random turns drawn from the game's seed, after up
-/// to `thin` men of one side are taken off the start ([`thinned_start`]).
+/// How a game of self-play begins: `opening` random turns drawn from the game's seed (and up to
+/// `spread` more, how many drawn from the seed too), after up to `thin` men of one side are
+/// taken off the start ([`thinned_start`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Start {
     pub opening: usize,
+    pub spread: usize,
     pub thin: usize,
+}
+
+impl Start {
+    /// The random turns the game of `seed` begins with.
+    pub fn turns(&self, seed: u64) -> usize {
+        if self.spread == 0 {
+            return self.opening;
+        }
+        self.opening + Rng::new(seed ^ 0x09e0_5b1d).below(self.spread + 1)
+    }
 }
 
 /// Plays a game against itself from `start` drawn from `seed`, each turn searched with
@@ -51,7 +65,7 @@ pub fn self_play(
     max_turns: usize,
 ) -> Played {
     let mut game = thinned_start(variant, start.thin, seed);
-    for step in arena::opening_from(&game, start.opening, seed) {
+    for step in arena::opening_from(&game, start.turns(seed), seed) {
         take(&mut game, step).expect("an opening of legal steps");
     }
     let mut rng = Rng::new(seed ^ 0x5e1f_9a7e);
@@ -324,6 +338,7 @@ mod tests {
         let v = Variant::by_id("brandubh").unwrap();
         let s = self_play_settings(300, Eval::Classic);
         let start = Start {
+            spread: 0,
             opening: 2,
             thin: 0,
         };

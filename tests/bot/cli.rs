@@ -939,3 +939,111 @@ fn copy_db_refuses_an_address_it_does_not_read_and_never_shows_its_password() {
     files.sort();
     assert!(files.is_empty(), "{files:?}");
 }
+
+/// Self-play kept as games (`.games`, bytes), a wide network trained on them, and the arena
+/// playing with it as the trial set's whole evaluation.
+#[test]
+fn selfplay_keeps_games_that_wide_trains_a_network_on() {
+    let dir = crate::support::scratch("wide");
+    let games = dir.join("brandubh.games");
+    let text = dir.join("brandubh.tsv");
+    let net = dir.join("brandubh.wide");
+    for path in [&games, &text] {
+        let _ = std::fs::remove_file(path);
+        let played = taflbot(&[
+            "selfplay",
+            "--variant",
+            "brandubh",
+            "--games",
+            "30",
+            "--nodes",
+            "300",
+            "--opening",
+            "2",
+            "--spread",
+            "6",
+            "--out",
+            path.to_str().unwrap(),
+        ]);
+        assert!(played.status.success(), "{played:?}");
+    }
+    let bytes = std::fs::read(&games).unwrap();
+    assert!(bytes.starts_with(b"taflbot games 1\n"));
+    let lines = std::fs::read_to_string(&text).unwrap().lines().count();
+    assert!(bytes.len() * 5 < std::fs::read(&text).unwrap().len());
+    let train = |positions: &std::path::Path| {
+        let out = taflbot(&[
+            "wide",
+            "--variant",
+            "brandubh",
+            "--positions",
+            positions.to_str().unwrap(),
+            "--games",
+            "brandubh=data/brandubh.csv",
+            "--epochs",
+            "2",
+            "--lambda",
+            "0.5",
+            "--out",
+            net.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        let report = stdout(&out);
+        let written = std::fs::read(&net).unwrap();
+        (report, written)
+    };
+    // The same games, kept as text or as bytes, train the same network.
+    let (report, from_games) = train(&games);
+    assert!(
+        report.starts_with(&format!("brandubh: {lines} lines read")),
+        "{report}"
+    );
+    let (_, from_text) = train(&text);
+    assert_eq!(from_games, from_text);
+    // `tune` reads both as well, to the same fit.
+    let fits: Vec<String> = [&games, &text]
+        .iter()
+        .map(|positions| {
+            let out = dir.join("fit.txt");
+            let tuned = taflbot(&[
+                "tune",
+                "--positions",
+                positions.to_str().unwrap(),
+                "--family",
+                "brandubh",
+                "--epochs",
+                "5",
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            assert!(tuned.status.success(), "{tuned:?}");
+            std::fs::read_to_string(&out).unwrap()
+        })
+        .collect();
+    assert_eq!(fits[0], fits[1]);
+    let wide = taflbot::engine::wide::Wide::read(&from_games).unwrap();
+    assert_eq!(wide.variant().id, "brandubh");
+    let played = brandubh_pair(
+        "trial:nodes:300",
+        "taught:nodes:300",
+        &["--trial-net", net.to_str().unwrap()],
+    );
+    assert!(played.contains("2 games"), "{played}");
+    // A games file cut short is refused with where.
+    std::fs::write(&games, &bytes[..bytes.len() - 3]).unwrap();
+    let refused = taflbot(&[
+        "wide",
+        "--variant",
+        "brandubh",
+        "--positions",
+        games.to_str().unwrap(),
+        "--out",
+        net.to_str().unwrap(),
+    ]);
+    assert_eq!(refused.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("brandubh.games: game 30: the games file ends inside a game"),
+        "{said}"
+    );
+}

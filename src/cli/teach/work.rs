@@ -4,7 +4,9 @@
 //!
 //! A positions file has one position a line, tab-separated: the variant's id, the position string,
 //! how the game ended (`defenders`, `attackers`, `draw` or `unfinished`), and the search's score
-//! for the defenders in hundredths of a man (`-` where there is none, as in a forced line).
+//! for the defenders in hundredths of a man (`-` where there is none, as in a forced line). A
+//! positions file named `.games` keeps the games themselves instead, as bytes
+//! ([`crate::engine::teach::record`]), some twenty times smaller; `taflbot wide` reads both.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,7 +22,9 @@ use crate::notation::recorded_game;
 use crate::rules::{parse_position, write_position, Family, Side, Variant};
 
 mod net;
+mod wide;
 pub use net::{tune_net, NetPlan};
+pub use wide::{train_wide, WidePlan};
 
 /// What `taflbot selfplay` plays.
 #[derive(Clone, Debug)]
@@ -57,6 +61,12 @@ pub fn self_play(plan: &SelfPlay, out: &Path) -> Result<String, CliError> {
         .append(true)
         .open(out)
         .map_err(cannot)?;
+    // A `.games` file keeps whole games as bytes (`engine::teach::record`), begun with its
+    // magic line when new.
+    let games_file = out.extension().is_some_and(|e| e == "games");
+    if games_file && file.metadata().map_err(cannot)?.len() == 0 {
+        file.write_all(teach::record::MAGIC).map_err(cannot)?;
+    }
     let mut summary = String::new();
     let settings = teach::self_play_settings(plan.nodes, plan.eval);
     for &v in &plan.variants {
@@ -106,6 +116,13 @@ pub fn self_play(plan: &SelfPlay, out: &Path) -> Result<String, CliError> {
                     Some(None) => 2,
                     None => 3,
                 }] += 1;
+                positions += played.samples.len();
+                if games_file {
+                    let mut bytes = Vec::new();
+                    teach::record::write(&played, &mut bytes);
+                    file.write_all(&bytes).map_err(cannot)?;
+                    continue;
+                }
                 let mut text = String::new();
                 for s in &played.samples {
                     let score = s.score.map_or("-".to_string(), |s| s.to_string());
@@ -115,7 +132,6 @@ pub fn self_play(plan: &SelfPlay, out: &Path) -> Result<String, CliError> {
                         write_position(&s.position)
                     );
                 }
-                positions += played.samples.len();
                 file.write_all(text.as_bytes()).map_err(cannot)?;
             }
             progress.finish();
@@ -279,6 +295,18 @@ fn examples_of(plan: &Tune, family: Family) -> Result<Vec<Raw>, CliError> {
     // The examples, first without the search's scores (the slope is fitted to results).
     let mut raw: Vec<Raw> = Vec::new();
     for path in &plan.positions {
+        if path.extension().is_some_and(|e| e == "games") {
+            let bytes = std::fs::read(path)
+                .map_err(|e| CliError::message(format!("cannot read {}: {e}", path.display())))?;
+            teach::record::read(&bytes, |r| {
+                if r.variant.family == family && quiet(r.position) && !mopping_up(r.position) {
+                    let result = r.result.unwrap_or(0.5);
+                    raw.push((r.variant, r.position.clone(), result, r.score));
+                }
+            })
+            .map_err(|e| CliError::message(format!("{}: {e}", path.display())))?;
+            continue;
+        }
         let text = read(path)?;
         for (n, line) in text.lines().enumerate() {
             let fields: Vec<&str> = line.split('\t').collect();

@@ -179,6 +179,9 @@ pub struct WideArgs {
     /// The variant whose network is trained.
     #[arg(long, default_value = "copenhagen")]
     pub variant: &'static Variant,
+    /// A wide network to go on from (the last generation's), instead of random numbers.
+    #[arg(long)]
+    pub from: Option<std::path::PathBuf>,
     /// How much of each self-play position's target is its game's result, 0 to 1; the rest
     /// is the chance of the search's score.
     #[arg(long, default_value_t = 1.0)]
@@ -409,6 +412,24 @@ pub fn net(a: NetArgs) -> Result<String, CliError> {
 /// A variant's wide network trained on games' results, written to a file; what it says of the
 /// training.
 pub fn wide(a: WideArgs) -> Result<String, CliError> {
+    let from = match &a.from {
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| CliError::message(format!("cannot read {}: {e}", path.display())))?;
+            let net = crate::engine::wide::Wide::read(&bytes)
+                .map_err(|e| CliError::message(format!("{}: {e}", path.display())))?;
+            if !std::ptr::eq(net.variant(), a.variant) {
+                return Err(CliError::message(format!(
+                    "{} is a network for {}, not {}",
+                    path.display(),
+                    net.variant().id,
+                    a.variant.id
+                )));
+            }
+            Some(net)
+        }
+        None => None,
+    };
     let plan = work::WidePlan {
         variant: a.variant,
         positions: a.sources.positions,
@@ -416,12 +437,16 @@ pub fn wide(a: WideArgs) -> Result<String, CliError> {
         skip: a.sources.skip,
         lambda: a.lambda.clamp(0.0, 1.0),
         training: crate::engine::wide::train::Training {
+            from: from.as_ref(),
             epochs: a.epochs,
             rate: a.rate,
             batch: a.batch.max(1),
             seed: a.seed,
             threads: a.threads.max(1),
         },
+        from_name: a.from.as_ref().map_or("random numbers".into(), |p| {
+            format!("the network in {}", p.display())
+        }),
     };
     let (bytes, report) = work::train_wide(&plan)?;
     std::fs::write(&a.out, bytes)

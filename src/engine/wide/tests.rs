@@ -119,6 +119,7 @@ fn training_learns_what_wins_and_its_16_bit_numbers_keep_it() {
     let samples = labelled(6000);
     assert!(samples.len() > 5000, "{}", samples.len());
     let t = Training {
+        from: None,
         epochs: 12,
         rate: 0.003,
         batch: 256,
@@ -133,6 +134,15 @@ fn training_learns_what_wins_and_its_16_bit_numbers_keep_it() {
     // The same seed and threads train the same network.
     let (again, _) = train(copenhagen(), &samples, t, &mut || {});
     assert_eq!(again.fingerprint(), net.fingerprint());
+    // A network gone on from starts where it was: no passes leave it as it is.
+    let none = Training {
+        from: Some(&net),
+        epochs: 0,
+        ..t
+    };
+    let (same, kept) = train(copenhagen(), &samples, none, &mut || {});
+    assert_eq!(same.fingerprint(), net.fingerprint());
+    assert_eq!(kept.quantised, report.quantised);
 }
 
 #[test]
@@ -146,6 +156,7 @@ fn the_sides_wins_weigh_the_same_however_many_of_each() {
     }
     // One position, won three times in four: weighed evenly, the network learns ½ for it.
     let t = Training {
+        from: None,
         epochs: 30,
         rate: 0.01,
         batch: 64,

@@ -67,7 +67,9 @@ impl Samples {
 
 /// How to train.
 #[derive(Clone, Copy, Debug)]
-pub struct Training {
+pub struct Training<'a> {
+    /// The network to start from (the last generation's), else random numbers from the seed.
+    pub from: Option<&'a Wide>,
     pub epochs: usize,
     /// Adam's step; the last third of the epochs take a tenth of it.
     pub rate: f32,
@@ -77,9 +79,10 @@ pub struct Training {
     pub threads: usize,
 }
 
-impl Default for Training {
-    fn default() -> Training {
+impl Default for Training<'_> {
+    fn default() -> Self {
         Training {
+            from: None,
             epochs: 10,
             rate: 0.001,
             batch: 4096,
@@ -191,6 +194,23 @@ impl Params {
             .map(|(((p, m), v), g)| (p, m, v, g))
     }
 
+    /// The numbers of a trained network, to go on from.
+    fn of(net: &Wide) -> Params {
+        let real = |q: i16, by: i32| f32::from(q) / by as f32;
+        let mut p = Params::zero(net.w1.len());
+        for (weights, column) in p.w1.iter_mut().zip(&net.w1) {
+            for (w, q) in weights.iter_mut().zip(column) {
+                *w = real(*q, QA);
+            }
+        }
+        for j in 0..WIDE {
+            p.b1[j] = real(net.b1[j], QA);
+            p.w2[j] = real(net.w2[j], QB);
+        }
+        p.b2 = net.b2 as f32 / (QA * QB) as f32;
+        p
+    }
+
     fn quantised(&self, variant: &'static Variant) -> Wide {
         let mut net = Wide::zero(variant);
         let q = |x: f32, by: i32| (x * by as f32).round() as i16;
@@ -252,7 +272,7 @@ fn held_error(samples: &Samples, weights: &[f32], chance: impl Fn(&[u16]) -> f64
 pub fn train(
     variant: &'static Variant,
     samples: &Samples,
-    t: Training,
+    t: Training<'_>,
     epoch_done: &mut dyn FnMut(),
 ) -> (Wide, Report) {
     let n = super::inputs(variant.files, variant.ranks);
@@ -261,10 +281,17 @@ pub fn train(
     let mut rng = Rng::new(t.seed);
     let mut uniform =
         |scale: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale;
-    let mut p = Params::zero(n);
-    p.w1.iter_mut().flatten().for_each(|w| *w = uniform(0.1));
-    p.b1.fill(0.1);
-    p.w2.iter_mut().for_each(|w| *w = uniform(0.1));
+    let p = match t.from {
+        Some(net) => Params::of(net),
+        None => {
+            let mut p = Params::zero(n);
+            p.w1.iter_mut().flatten().for_each(|w| *w = uniform(0.1));
+            p.b1.fill(0.1);
+            p.w2.iter_mut().for_each(|w| *w = uniform(0.1));
+            p
+        }
+    };
+    let mut p = p;
     let (mut m, mut v) = (Params::zero(n), Params::zero(n));
     let threads = t.threads.max(1);
     let mut grads: Vec<Params> = (0..threads).map(|_| Params::zero(n)).collect();

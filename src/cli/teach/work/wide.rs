@@ -15,7 +15,7 @@ use crate::rules::{parse_position, Position, Variant};
 
 /// What `taflbot wide` trains.
 #[derive(Clone, Debug)]
-pub struct WidePlan {
+pub struct WidePlan<'a> {
     pub variant: &'static Variant,
     pub positions: Vec<PathBuf>,
     pub games: Vec<(&'static Variant, PathBuf)>,
@@ -24,7 +24,9 @@ pub struct WidePlan {
     /// How much of each position's target is its game's result; the rest is the chance of the
     /// search's score for it where self-play wrote one, on the network's curve.
     pub lambda: f64,
-    pub training: Training,
+    pub training: Training<'a>,
+    /// What the training started from, as the file's header says it.
+    pub from_name: String,
 }
 
 /// Whether a position is one to learn from: quiet, and not one the mopping-up row judges.
@@ -34,7 +36,7 @@ fn wanted(pos: &Position) -> bool {
 
 /// A position's target: `lambda` of it the result, the rest the chance of the search's score
 /// on the network's curve (all the result where there is no score).
-fn target(plan: &WidePlan, result: f64, score: Option<f64>) -> f64 {
+fn target(plan: &WidePlan<'_>, result: f64, score: Option<f64>) -> f64 {
     match score {
         Some(score) => {
             let chance = 1.0 / (1.0 + (-score / f64::from(UNIT)).exp());
@@ -47,7 +49,7 @@ fn target(plan: &WidePlan, result: f64, score: Option<f64>) -> f64 {
 /// The quiet positions of the plan's variant in a `.games` file, of finished games; how many
 /// positions before an engine turn it holds (a positions file's lines).
 fn from_games_file(
-    plan: &WidePlan,
+    plan: &WidePlan<'_>,
     path: &std::path::Path,
     samples: &mut Samples,
 ) -> Result<u64, CliError> {
@@ -69,7 +71,7 @@ fn from_games_file(
 
 /// The quiet positions of the plan's variant in its positions files, with their games' results
 /// (unfinished games left out); how many lines were read.
-fn from_positions(plan: &WidePlan, samples: &mut Samples) -> Result<u64, CliError> {
+fn from_positions(plan: &WidePlan<'_>, samples: &mut Samples) -> Result<u64, CliError> {
     let mut lines = 0;
     for path in &plan.positions {
         if path.extension().is_some_and(|e| e == "games") {
@@ -116,7 +118,7 @@ fn from_positions(plan: &WidePlan, samples: &mut Samples) -> Result<u64, CliErro
 }
 
 /// The quiet positions of the plan's recorded games of its variant that ended, past the skip.
-fn from_games(plan: &WidePlan, samples: &mut Samples) -> Result<(), CliError> {
+fn from_games(plan: &WidePlan<'_>, samples: &mut Samples) -> Result<(), CliError> {
     for (v, path) in plan
         .games
         .iter()
@@ -152,7 +154,7 @@ fn from_games(plan: &WidePlan, samples: &mut Samples) -> Result<(), CliError> {
 }
 
 /// Trains the network; returns its file's bytes and a report.
-pub fn train_wide(plan: &WidePlan) -> Result<(Vec<u8>, String), CliError> {
+pub fn train_wide(plan: &WidePlan<'_>) -> Result<(Vec<u8>, String), CliError> {
     let v = plan.variant;
     let mut samples = Samples::default();
     let started = std::time::Instant::now();
@@ -172,11 +174,20 @@ pub fn train_wide(plan: &WidePlan) -> Result<(Vec<u8>, String), CliError> {
     progress.finish();
     let header = format!(
         "A wide network trained by `taflbot wide` for {} on {} quiet positions of finished games \
-         ({} held out), {} passes, seed {}, lambda {}.\n\
+         ({} held out), {} passes from {}, seed {}, lambda {}.\n\
          The error of the chances on the held-out positions: even {:.5}, trained {:.5}, \
          in 16 bits {:.5}.\n\
          See docs/engine.md (\"The wide network\") for the command that made it.",
-        v.id, r.trained, r.held, t.epochs, t.seed, plan.lambda, r.even, r.float, r.quantised,
+        v.id,
+        r.trained,
+        r.held,
+        t.epochs,
+        plan.from_name,
+        t.seed,
+        plan.lambda,
+        r.even,
+        r.float,
+        r.quantised,
     );
     let errors = if r.held == 0 {
         "none held out (a block of 200 in 4,000 is)".to_string()

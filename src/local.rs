@@ -527,9 +527,9 @@ fn show(me: &Person, answer: Answer, at: &Session) -> String {
         }
         Answer::Voted(voted) => lines.push(text::voted(&voted, s)),
         // The window's notice is shown with the others kept, right after this line.
-        Answer::WindowClosed(notice) => {
-            lines.push(format!("The window of game #{} is closed.", notice.game_id))
-        }
+        Answer::WindowClosed(notice) => lines.push(text::window_closed(notice.game_id)),
+        // The game's notice is shown with the others kept, right after this line.
+        Answer::TeamCalledOff(notice) => lines.push(text::team_called_off(notice.game_id)),
         Answer::TeamGames { games, record } => lines.push(text::team_games(&games, record, s)),
         // The local mode has one server: these are refused before they come here.
         Answer::TeamChallenged(ch) => lines.push(text::team_challenge_made(&ch, s)),

@@ -125,6 +125,8 @@ pub enum Answer {
     Voted(crate::service::Voted),
     /// A window closed early: its notice is delivered as every notice is.
     WindowClosed(crate::service::Notice),
+    /// A team game called off by a manager: its notice is delivered as every notice is.
+    TeamCalledOff(crate::service::Notice),
     /// A challenge to another server made: shown there, in its home.
     TeamChallenged(crate::service::TeamChallenge),
     /// The server's home for team games now (none: taken away), and the role it pings.
@@ -169,6 +171,7 @@ impl std::fmt::Debug for Answer {
             Answer::TeamStarted { view, .. } => write!(f, "TeamStarted(#{})", game(view)),
             Answer::Voted(v) => write!(f, "Voted(#{}, {})", v.game, v.turn),
             Answer::WindowClosed(n) => write!(f, "WindowClosed(#{})", n.game_id),
+            Answer::TeamCalledOff(n) => write!(f, "TeamCalledOff(#{})", n.game_id),
             Answer::TeamChallenged(c) => write!(f, "TeamChallenged(#{})", c.id),
             Answer::TeamHome { home, .. } => write!(f, "TeamHome({home:?})"),
             Answer::TeamAnswered(crate::service::TeamAnswer::Accepted(view)) => {

@@ -374,6 +374,9 @@ pub async fn apply(
         Command::TeamPlay { game } => {
             Answer::WindowClosed(svc.close_window_early(&caller.member(), game, here).await?)
         }
+        Command::TeamCancel { game } => {
+            Answer::TeamCalledOff(svc.call_off_team_game(&caller.member(), game, here).await?)
+        }
         Command::TeamList => Answer::TeamGames {
             games: svc.team_games().await?,
             record: false,

@@ -424,6 +424,10 @@ pub enum Command {
     TeamPlay {
         game: Option<i64>,
     },
+    /// Call a team game off (a manager).
+    TeamCancel {
+        game: Option<i64>,
+    },
     TeamList,
     TeamRecord,
     /// A vote for a turn in a team game's open window.

@@ -274,8 +274,12 @@ pub enum ServiceError {
     OneServerHere,
     /// The server challenged declined this server's last challenge lately: not again until then.
     DeclinedLately(i64),
-    /// A server has as many challenges between servers open as it may.
-    TooManyTeamChallenges(i64),
+    /// A server has as many challenges to other servers open as it may (`received`: the server
+    /// challenged has as many from others waiting for its answer).
+    TooManyTeamChallenges {
+        most: i64,
+        received: bool,
+    },
     /// A challenge between these servers is open already (its number).
     TeamChallengeOpen(i64),
     /// No open challenge of that number to this server.

@@ -28,6 +28,8 @@ pub(super) enum Ending {
     Forfeit { loser: Side, rated: bool },
     /// Called off before its first move.
     Aborted,
+    /// A team game called off by a manager of a server that plays it, at any move.
+    CalledOff,
 }
 
 /// What an ending writes: the result, its reason, and whether it is rated.
@@ -75,6 +77,13 @@ impl Ending {
                 result: GameResult::Aborted,
                 reason: None,
                 rated: row.rated.0,
+            },
+            // A team game is never rated, and a server's managers may end theirs without a
+            // result whenever they choose (a game kept alive by a vote a window holds a place).
+            Ending::CalledOff => Terms {
+                result: GameResult::Aborted,
+                reason: None,
+                rated: false,
             },
         }
     }

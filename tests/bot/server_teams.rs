@@ -643,3 +643,76 @@ async fn two_servers_on_two_shards_play_a_game_to_its_end() {
         bot.shutdown().await;
     }
 }
+
+/// Strangers' servers (anyone may make one) fill the places of challenges waiting for a server's
+/// answer, but never stop it challenging; taking its home away withdraws them all.
+#[tokio::test]
+async fn strangers_challenges_never_stop_a_server_challenging_and_home_off_withdraws_them() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let (hall, _keep) = two_servers(&svc).await;
+    let svc = svc.clone().with_roster(Arc::new(Servers));
+    hall.set_team_home(&manager(alice()), Some("hall-home"), None, false)
+        .await
+        .unwrap();
+    let stranger = |guild: &'static str| {
+        let there = in_server(&svc, guild);
+        async move {
+            there
+                .challenge_server(&manager(dave()), HALL, &terms(SideChoice::Random), None)
+                .await
+        }
+    };
+    for guild in ["501", "502", "503"] {
+        stranger(guild).await.unwrap();
+    }
+    let fourth = stranger("504").await;
+    assert!(
+        matches!(
+            fourth,
+            Err(ServiceError::TooManyTeamChallenges {
+                most: 3,
+                received: true
+            })
+        ),
+        "{fourth:?}"
+    );
+    // The Hall still challenges the Keep.
+    hall.challenge_server(
+        &manager(alice()),
+        KEEP,
+        &terms(SideChoice::Random),
+        Some("hall-chan"),
+    )
+    .await
+    .unwrap();
+    let open = |column: &'static str| {
+        let pool = svc.pool().clone();
+        async move {
+            let sql = format!(
+                "SELECT COUNT(*) FROM team_challenges WHERE {column} = '{HALL}' AND status = 'open'"
+            );
+            sqlx::query_scalar::<_, i64>(&sql)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!((open("to_guild").await, open("from_guild").await), (3, 1));
+    // Its home taken away, the strangers' challenges are withdrawn; its own stands.
+    let off = hall
+        .set_team_home(&manager(alice()), None, None, true)
+        .await
+        .unwrap();
+    assert_eq!(off, None);
+    assert_eq!((open("to_guild").await, open("from_guild").await), (0, 1));
+    let answered = hall.answer_team_challenge(&manager(alice()), 1, true).await;
+    assert!(
+        matches!(answered, Err(ServiceError::NoTeamChallenge(1))),
+        "{answered:?}"
+    );
+    // With a home again, it may be challenged again.
+    hall.set_team_home(&manager(alice()), Some("hall-home"), None, false)
+        .await
+        .unwrap();
+    stranger("504").await.unwrap();
+}

@@ -32,6 +32,14 @@ fn erin() -> Person {
     Person::new("5", "erin")
 }
 
+/// `m` with the server's Manage Server right: only a manager starts a game between roles.
+fn managing(m: &Member) -> Member {
+    Member {
+        manages: true,
+        ..m.clone()
+    }
+}
+
 fn role(id: &str, name: &str) -> TeamRole {
     TeamRole {
         id: id.into(),
@@ -299,9 +307,20 @@ async fn two_roles_play_and_a_member_of_neither_or_of_both_is_refused() {
         defenders: reds.clone(),
     };
     let starter = member(alice(), &["11"]);
-    let refused = svc
+    // A plain member may not start a game between roles (its reminders may ping them).
+    let plain = svc
         .start_team_game(
             &starter,
+            "The Hall",
+            &roles,
+            &terms(SideChoice::Random, 24),
+            None,
+        )
+        .await;
+    assert!(matches!(plain, Err(ServiceError::NotManager)), "{plain:?}");
+    let refused = svc
+        .start_team_game(
+            &managing(&starter),
             "The Hall",
             &same,
             &terms(SideChoice::Random, 24),
@@ -312,9 +331,10 @@ async fn two_roles_play_and_a_member_of_neither_or_of_both_is_refused() {
         matches!(refused, Err(ServiceError::SameRoles)),
         "{refused:?}"
     );
+    // The starter manages the server then; the captain's rule holds once she no longer does.
     let view = svc
         .start_team_game(
-            &starter,
+            &managing(&starter),
             "The Hall",
             &roles,
             &terms(SideChoice::Random, 24),
@@ -409,7 +429,7 @@ async fn a_voter_who_left_or_lost_the_role_is_not_counted() {
     };
     let id = svc
         .start_team_game(
-            &member(alice(), &["11"]),
+            &managing(&member(alice(), &["11"])),
             "The Hall",
             &roles,
             &terms(SideChoice::Random, 24),
@@ -547,4 +567,42 @@ async fn two_processes_closing_one_window_play_one_turn() {
     let voted = x.unwrap().len() + y.unwrap().len();
     assert_eq!(voted, 1, "one window, one notice");
     assert_eq!(moves_stored(&a, id).await, 1);
+}
+
+/// A team game kept alive by a vote a window holds one of the server's places: its managers
+/// call it off, at any move, with no result, and the place is free again.
+#[tokio::test]
+async fn a_manager_calls_a_team_game_off_at_any_move() {
+    let (svc, _) = service_at(":memory:", T0).await;
+    let id = versus_taflbot(&svc, SideChoice::Attackers, 2).await.id;
+    vote(&svc, bob(), id, "d2-e2").await;
+    svc.close_window_early(&member(alice(), &[]), Some(id), None)
+        .await
+        .unwrap();
+    assert_eq!(moves_stored(&svc, id).await, 1);
+    // Neither a plain member nor the captain may; a manager may.
+    for plain in [member(bob(), &[]), member(alice(), &[])] {
+        let refused = svc.call_off_team_game(&plain, Some(id), None).await;
+        assert!(
+            matches!(refused, Err(ServiceError::NotManager)),
+            "{refused:?}"
+        );
+    }
+    let manager = managing(&member(carol(), &[]));
+    let notice = svc.call_off_team_game(&manager, None, None).await.unwrap();
+    assert_eq!(notice.game_id, id);
+    assert_eq!(notice.news(), News::Aborted { by: carol() });
+    let game = svc.game(id).await.unwrap();
+    assert!(game.aborted && game.outcome.is_none() && game.waiting_for.is_none());
+    // A game called off is in no record.
+    let record = svc.team_games().await.unwrap();
+    assert!(record.going.is_empty() && record.finished.is_empty());
+    assert_eq!((record.won, record.drawn, record.lost), (0, 0, 0));
+    let again = svc.call_off_team_game(&manager, Some(id), None).await;
+    assert!(
+        matches!(again, Err(ServiceError::GameOver(g, _)) if g == id),
+        "{again:?}"
+    );
+    // alice's one game is over: she may start another.
+    versus_taflbot(&svc, SideChoice::Defenders, 2).await;
 }

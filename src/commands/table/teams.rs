@@ -5,7 +5,7 @@ use super::{needed, opt, GAME, ROW};
 use crate::service::SideChoice;
 
 /// The team games' commands, in the order the help lists them.
-pub(super) const ROWS: [Spec; 7] = [
+pub(super) const ROWS: [Spec; 8] = [
     Spec {
         name: "vote",
         description: "Vote for your side's turn in a team game.",
@@ -19,9 +19,9 @@ pub(super) const ROWS: [Spec; 7] = [
     },
     Spec {
         name: "teamgame start",
-        description: "Start a team game: this server against taflbot, or one role against another.",
+        description: "Start a team game: this server against taflbot, or one role against another (for managers).",
         more: concat!(
-            "Give opponent:@taflbot (every member votes) or attackers:@role and defenders:@role (a member of both votes for neither). Each turn is a window of votes, ",
+            "Give opponent:@taflbot (every member votes; anyone may start one) or attackers:@role and defenders:@role (a member of both votes for neither; managers only, since its reminders may ping the roles). Each turn is a window of votes, ",
             window_hours!(),
             " hours (default 24); the most-voted turn is played, a tie going to the turn that reached its count first. Three windows in a row without a vote lose on time. Never rated."
         ),
@@ -80,7 +80,7 @@ pub(super) const ROWS: [Spec; 7] = [
     Spec {
         name: "teamgame home",
         description: "Make this channel where other servers challenge this one (for managers).",
-        more: "Challenges from other servers are shown here, and this server's thread of each game between servers is opened here. ping:@role pings that role before this server's windows close in those games. off:true takes the home away: no server can challenge this one then.",
+        more: "Challenges from other servers are shown here, and this server's thread of each game between servers is opened here. ping:@role pings that role before this server's windows close in those games. off:true takes the home away: no server can challenge this one then, and the challenges to it still open are withdrawn.",
         options: &[
             opt("ping", "A role to ping before this server's windows close (default: none)", Kind::Role),
             opt("off", "Take the home away (default: false)", Kind::Flag),
@@ -94,6 +94,14 @@ pub(super) const ROWS: [Spec; 7] = [
         more: "For the server's managers and the game's captain (who started it; between two roles, for the team of the role they hold).",
         options: &[GAME],
         read: |a| Ok(Command::TeamPlay { game: a.number("game")? }),
+        ..ROW
+    },
+    Spec {
+        name: "teamgame cancel",
+        description: "Call a team game of this server off, with no result (for managers).",
+        more: "At any move: a team game is never rated. In a game between servers, either server's managers may; both threads are told.",
+        options: &[GAME],
+        read: |a| Ok(Command::TeamCancel { game: a.number("game")? }),
         ..ROW
     },
     Spec {

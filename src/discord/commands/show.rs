@@ -55,9 +55,15 @@ pub(super) async fn show(c: &Call<'_>, answer: Answer) {
             c.bot.show_votes(c.http, &voted).await;
         }
         Answer::WindowClosed(notice) => {
-            let said = format!("The window of game #{} is closed.", notice.game_id);
-            c.answer(Reply::private(said)).await;
+            c.answer(Reply::private(text::window_closed(notice.game_id)))
+                .await;
             // The turn played (or the window opened again) is told in the game's thread.
+            c.bot.deliver_due(c.http).await;
+        }
+        Answer::TeamCalledOff(notice) => {
+            c.answer(Reply::private(text::team_called_off(notice.game_id)))
+                .await;
+            // Each server's thread is told.
             c.bot.deliver_due(c.http).await;
         }
         Answer::TeamChallenged(ch) => team_challenged(c, ch).await,

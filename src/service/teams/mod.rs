@@ -237,7 +237,9 @@ impl Scope {
 impl Service {
     /// Starts a team game of this server (`server`: its name, for the team that is all of it),
     /// against taflbot or between two of its roles, with its thread's channel `home`. The
-    /// starter is the game's captain: they may close a window early, as managers may.
+    /// starter is the game's captain: they may close a window early, as managers may. Any member
+    /// may start one against taflbot; only a manager one between roles, whose reminders may
+    /// ping a role on a schedule.
     pub async fn start_team_game(
         &self,
         by: &Member,
@@ -276,6 +278,9 @@ impl Service {
                 attackers,
                 defenders,
             } => {
+                if !by.manages {
+                    return Err(ServiceError::NotManager);
+                }
                 if attackers.id == defenders.id {
                     return Err(ServiceError::SameRoles);
                 }

@@ -2,8 +2,10 @@
 
 use sqlx::FromRow;
 
+use super::super::finish::Ending;
 use super::super::rows::{GameResult, GameRow, GameStatus, GAME_SELECT};
-use super::{Service, ServiceError};
+use super::super::{News, Notice};
+use super::{Member, Service, ServiceError};
 use crate::rules::{parse_position, BySide, Side, Variant};
 use crate::service::Person;
 
@@ -40,6 +42,45 @@ pub struct TeamGames {
 }
 
 impl Service {
+    /// Calls off a team game of this server, for `by`, one of its managers: it ends with no
+    /// result, at any move (a team game is never rated). In a game between servers, either
+    /// server's managers may. Its news is a kept notice, told in each server's thread as every
+    /// notice is.
+    pub async fn call_off_team_game(
+        &self,
+        by: &Member,
+        id: Option<i64>,
+        channel: Option<&str>,
+    ) -> Result<Notice, ServiceError> {
+        let guild = self.scope.team_guild()?.to_string();
+        if !by.manages {
+            return Err(ServiceError::NotManager);
+        }
+        let mut tx = self.write().await?;
+        let id = self.resolve_team_game(&mut tx, &guild, id, channel).await?;
+        let mut loaded = self.load(&mut tx, id).await?;
+        loaded.ensure_active()?;
+        let news = News::Aborted {
+            by: by.person.clone(),
+        };
+        let (done, notice) = self
+            .finish(&mut tx, &mut loaded, Ending::CalledOff, Some(&news))
+            .await?;
+        match notice {
+            Some(notice) if done => {
+                tx.commit().await?;
+                Ok(notice)
+            }
+            // Another writer ended it first.
+            _ => {
+                drop(tx);
+                let mut conn = self.pool.acquire().await?;
+                self.load(&mut conn, id).await?.ensure_active()?;
+                Err(ServiceError::GameOver(id, None))
+            }
+        }
+    }
+
     /// This server's team games and its record in them.
     pub async fn team_games(&self) -> Result<TeamGames, ServiceError> {
         let guild = self.scope.team_guild()?.to_string();

@@ -124,7 +124,8 @@ impl Scope {
 impl Service {
     /// Makes `channel` this server's home for team games, for `by`, a manager, with the role
     /// to `ping` before the server's windows close in games between servers (or none); or,
-    /// `off`, leaves the server without one (it can no longer be challenged). The channel kept.
+    /// `off`, leaves the server without one: it can no longer be challenged, and the challenges
+    /// to it still open are withdrawn. The channel kept.
     pub async fn set_team_home(
         &self,
         by: &Member,
@@ -144,6 +145,13 @@ impl Service {
                     .bind(&guild)
                     .execute(&mut *tx)
                     .await?;
+                sqlx::query(
+                    "UPDATE team_challenges SET status = 'withdrawn'
+                     WHERE to_guild = $1 AND status = 'open'",
+                )
+                .bind(&guild)
+                .execute(&mut *tx)
+                .await?;
                 tx.commit().await?;
                 return Ok(None);
             }
@@ -238,9 +246,16 @@ impl Service {
         if let Some(at) = declined.filter(|at| now - at < DECLINED_PAUSE) {
             return Err(ServiceError::DeclinedLately(at + DECLINED_PAUSE));
         }
-        let involving = |g: &str| open.iter().filter(|(_, a, b)| a == g || b == g).count() as i64;
-        if involving(&guild) >= MAX_TEAM_CHALLENGES || involving(&target) >= MAX_TEAM_CHALLENGES {
-            return Err(ServiceError::TooManyTeamChallenges(MAX_TEAM_CHALLENGES));
+        // A server's own limit counts the challenges it made, so that strangers' challenges to
+        // it never stop it challenging; those waiting for its answer have a limit of their own
+        // (its managers decline them, or take the home away, which withdraws them all).
+        let made = open.iter().filter(|(_, from, _)| *from == guild).count() as i64;
+        let waiting = open.iter().filter(|(_, _, to)| *to == target).count() as i64;
+        if made >= MAX_TEAM_CHALLENGES || waiting >= MAX_TEAM_CHALLENGES {
+            return Err(ServiceError::TooManyTeamChallenges {
+                most: MAX_TEAM_CHALLENGES,
+                received: made < MAX_TEAM_CHALLENGES,
+            });
         }
         let expires_at = now + CHALLENGE_LIFETIME;
         let id: i64 = sqlx::query_scalar(

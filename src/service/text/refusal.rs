@@ -333,8 +333,17 @@ pub fn refusal(e: &ServiceError, s: &dyn Style) -> String {
             "that server declined this server's last challenge: challenge it again from {}",
             s.time(*until)
         ),
-        TooManyTeamChallenges(n) => format!(
-            "a server may have {n} challenges to or from other servers open at once: wait for an answer"
+        TooManyTeamChallenges {
+            most,
+            received: false,
+        } => format!(
+            "this server has {most} challenges to other servers waiting for their answers, as many as a server may: wait for one"
+        ),
+        TooManyTeamChallenges {
+            most,
+            received: true,
+        } => format!(
+            "that server has {most} challenges from other servers waiting for its answer, as many as it may: try again once it has answered one"
         ),
         TeamChallengeOpen(id) => format!(
             "team challenge #{id} between these servers is open already: wait for its answer"

@@ -202,10 +202,22 @@ pub fn team_challenge_accepted(view: &GameView, by: &Person, s: &dyn Style) -> S
     )
 }
 
+/// A team game's window closed early, for the one who closed it (the turn is told in the
+/// game's thread).
+pub fn window_closed(game: i64) -> String {
+    format!("The window of game #{game} is closed.")
+}
+
+/// A team game called off, for the manager who did it (the threads are told).
+pub fn team_called_off(game: i64) -> String {
+    format!("Team game #{game} is called off.")
+}
+
 /// The server's home for team games set (with the role it pings), or taken away.
 pub fn team_home(home: Option<&str>, ping: Option<&TeamRole>, s: &dyn Style) -> String {
     let Some(channel) = home else {
-        return "This server has no home for team games now: no other server can challenge it."
+        return "This server has no home for team games now: no other server can challenge it, and \
+                the challenges to it still open are withdrawn."
             .to_string();
     };
     let ping = match ping {

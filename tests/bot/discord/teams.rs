@@ -256,5 +256,34 @@ async fn two_roles_play_and_a_member_who_left_is_not_counted() {
         .await;
     assert_eq!(reminder.channel, thread);
     assert!(reminder.content.contains("Blues"), "{}", reminder.content);
+    // A member who does not manage the server may not call the game off; a manager may, at any
+    // move, and the thread is told.
+    let stranger = h
+        .fake
+        .ask(not_a_manager(h.fake.slash(
+            DAVE,
+            thread,
+            "teamgame cancel",
+            &[],
+        )))
+        .await;
+    assert!(
+        stranger
+            .content()
+            .contains("Only someone who manages this server may do that."),
+        "{}",
+        stranger.content()
+    );
+    let called = h.slash(ALICE, thread, "teamgame cancel", &[]).await;
+    assert!(called.private());
+    assert_eq!(called.content(), "Team game #1 is called off.");
+    let told = h
+        .fake
+        .wait_post("the call-off", |p| {
+            p.content.contains("called the game off")
+        })
+        .await;
+    assert_eq!(told.channel, thread);
+    assert!(told.pings.is_empty(), "{:?}", told.pings);
     h.shutdown().await;
 }

@@ -14,7 +14,7 @@ use super::begin::NewGame;
 use super::challenges::{self, Terms};
 use super::load::Loaded;
 use super::rows::Flag;
-use super::thinking::HintPlace;
+use super::thinking::{HintPlace, Work};
 use super::{Delivery, GameView, Lease, News, Notice, Person, Service, ServiceError};
 use crate::engine::{self, Settings, Step, LEVELS};
 use crate::notation::canonical;
@@ -371,7 +371,7 @@ impl Service {
         }
         let admitted = self
             .thinking
-            .admit(&who.key, self.scope.guild(), self.now())?;
+            .admit(&who.key, self.scope.guild(), self.now(), Work::Hint)?;
         let game = if finished {
             before_last_turn(&loaded)?
         } else {

@@ -8,6 +8,7 @@
 
 use serde_json::{json, Value};
 
+use super::thinking::Work;
 use super::{GameView, Person, Service, ServiceError};
 use crate::engine::review::{budget_for, review, Curve, Mark, Review, ReviewedTurn, MOST_TURNS};
 use crate::engine::weights::fnv;
@@ -76,9 +77,9 @@ impl Service {
             return Err(ServiceError::ReviewTooLong { id, turns });
         }
         let budget = budget_for(turns);
-        let admitted = self
-            .thinking
-            .admit(&who.key, self.scope.guild(), self.now())?;
+        let admitted =
+            self.thinking
+                .admit(&who.key, self.scope.guild(), self.now(), Work::Review)?;
         let game = loaded.game.clone();
         let made = self
             .thinking

@@ -6,6 +6,11 @@
 //! past that the answer is "busy" at once, never a wait that outlives Discord's interaction. A hint given for a game's position is remembered, so
 //! asking for it again costs nothing and is not rationed.
 //!
+//! Reviews are rationed the same way, with queues and a place of their own ([`REVIEW_QUEUE`],
+//! [`REVIEW_SHARE`]): a review holds the engine for many seconds where a hint holds it for a
+//! fraction of one, so however many reviews are asked, from however many servers, a hint never
+//! waits behind them.
+//!
 //! The rationing is per process: with several processes on one database, each keeps its own.
 
 use std::collections::{HashMap, VecDeque};
@@ -20,6 +25,9 @@ use super::ServiceError;
 pub const HINT_QUEUE: usize = 6;
 /// The most of those one server's players hold at once.
 pub const HINT_SHARE: usize = 2;
+/// The most reviews asked and not yet made at once, over all players, and of those one server's.
+pub const REVIEW_QUEUE: usize = 3;
+pub const REVIEW_SHARE: usize = 1;
 /// Seconds a player waits after a hint before asking for another (one not remembered).
 pub const HINT_PAUSE: i64 = 20;
 /// How many hints are remembered (the latest).
@@ -35,12 +43,31 @@ pub(super) struct HintPlace {
     pub finished: bool,
 }
 
+/// What a player asks the engine for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Work {
+    Hint,
+    Review,
+}
+
+impl Work {
+    /// The most of this work asked at once, over all, and of one server's players.
+    fn queue(self) -> (usize, usize) {
+        match self {
+            Work::Hint => (HINT_QUEUE, HINT_SHARE),
+            Work::Review => (REVIEW_QUEUE, REVIEW_SHARE),
+        }
+    }
+}
+
 /// The engine's places and the hints' rationing.
 pub(super) struct Thinking {
     /// Places for the bot's own turns.
     turns: Semaphore,
     /// Places for hints.
     hints: Semaphore,
+    /// The place for reviews.
+    reviews: Semaphore,
     rationing: Mutex<Rationing>,
     /// The games being reviewed in this process, each with a lock its later askers wait on.
     reviewing: Mutex<HashMap<i64, Arc<tokio::sync::Mutex<()>>>>,
@@ -48,9 +75,9 @@ pub(super) struct Thinking {
 
 #[derive(Default)]
 struct Rationing {
-    /// Players (by key) with a hint asked and not yet answered, and the server they asked in
-    /// (none outside a server).
-    asking: HashMap<String, Option<String>>,
+    /// Players (by key) with a hint or a review asked and not yet answered, the server they
+    /// asked in (none outside a server), and which.
+    asking: HashMap<String, (Option<String>, Work)>,
     /// When each player's latest hint was answered, for those still in their pause.
     answered: HashMap<String, i64>,
     /// Hints given, oldest first.
@@ -61,6 +88,7 @@ struct Rationing {
 pub(super) struct Admitted<'a> {
     thinking: &'a Thinking,
     who: String,
+    work: Work,
 }
 
 impl Thinking {
@@ -69,6 +97,7 @@ impl Thinking {
         Thinking {
             turns: Semaphore::new(turns.max(1)),
             hints: Semaphore::new(hints.max(1)),
+            reviews: Semaphore::new(1),
             rationing: Mutex::default(),
             reviewing: Mutex::default(),
         }
@@ -114,13 +143,17 @@ impl Thinking {
     }
 
     /// Runs admitted work (a hint, or a review: the engine's work on a whole game where a hint
-    /// is one position's) on the blocking pool once a place for hints is free.
+    /// is one position's) on the blocking pool once a place for its kind is free.
     pub async fn admitted<T: Send + 'static>(
         &self,
-        _admitted: &Admitted<'_>,
+        admitted: &Admitted<'_>,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ServiceError> {
-        super::on_pool(&self.hints, work).await
+        let places = match admitted.work {
+            Work::Hint => &self.hints,
+            Work::Review => &self.reviews,
+        };
+        super::on_pool(places, work).await
     }
 
     /// The hint given before at this place, if it is remembered.
@@ -133,14 +166,15 @@ impl Thinking {
             .map(|(_, h)| h.clone())
     }
 
-    /// Lets `who` ask the engine for a hint at `now` from `server`, or says why not: they are
-    /// asking already, they are in the pause after their last one, their server has its share,
-    /// or the queue is full.
+    /// Lets `who` ask the engine for `work` at `now` from `server`, or says why not: they are
+    /// asking already, they are in the pause after their last one, their server has its share
+    /// of that work, or its queue is full.
     pub fn admit(
         &self,
         who: &str,
         server: Option<&str>,
         now: i64,
+        work: Work,
     ) -> Result<Admitted<'_>, ServiceError> {
         let mut r = self.rationing();
         if r.asking.contains_key(who) {
@@ -152,17 +186,21 @@ impl Thinking {
                 return Err(ServiceError::HintPause(wait));
             }
         }
-        if r.asking.len() >= HINT_QUEUE {
+        let (queue, share) = work.queue();
+        let same = || r.asking.values().filter(|(_, w)| *w == work);
+        if same().count() >= queue {
             return Err(ServiceError::EngineBusy);
         }
-        let here = r.asking.values().filter(|s| s.as_deref() == server).count();
-        if server.is_some() && here >= HINT_SHARE {
+        let here = same().filter(|(s, _)| s.as_deref() == server).count();
+        if server.is_some() && here >= share {
             return Err(ServiceError::EngineBusy);
         }
-        r.asking.insert(who.to_string(), server.map(str::to_string));
+        r.asking
+            .insert(who.to_string(), (server.map(str::to_string), work));
         Ok(Admitted {
             thinking: self,
             who: who.to_string(),
+            work,
         })
     }
 }
@@ -253,30 +291,30 @@ mod tests {
     #[test]
     fn one_hint_at_a_time_per_player() {
         let t = Thinking::new(1, 1);
-        let first = t.admit("ann", None, 0).unwrap();
+        let first = t.admit("ann", None, 0, Work::Hint).unwrap();
         assert!(matches!(
-            t.admit("ann", None, 0),
+            t.admit("ann", None, 0, Work::Hint),
             Err(ServiceError::HintUnderway)
         ));
         // Someone else may ask meanwhile.
-        let other = t.admit("bob", None, 0).unwrap();
+        let other = t.admit("bob", None, 0, Work::Hint).unwrap();
         drop(other);
         // A hint that failed (dropped unanswered) starts no pause.
         drop(first);
-        assert!(t.admit("ann", None, 0).is_ok());
+        assert!(t.admit("ann", None, 0, Work::Hint).is_ok());
     }
 
     #[test]
     fn a_pause_follows_each_answered_hint() {
         let t = Thinking::new(1, 1);
-        t.admit("ann", None, 100)
+        t.admit("ann", None, 100, Work::Hint)
             .unwrap()
             .answered(100, place(1, 4), &hint(1));
-        match t.admit("ann", None, 105) {
+        match t.admit("ann", None, 105, Work::Hint) {
             Err(ServiceError::HintPause(wait)) => assert_eq!(wait, HINT_PAUSE - 5),
             other => panic!("expected a pause, got {:?}", other.err()),
         }
-        assert!(t.admit("ann", None, 100 + HINT_PAUSE).is_ok());
+        assert!(t.admit("ann", None, 100 + HINT_PAUSE, Work::Hint).is_ok());
     }
 
     #[test]
@@ -285,33 +323,36 @@ mod tests {
         let players: Vec<String> = (0..=HINT_QUEUE).map(|i| format!("p{i}")).collect();
         let mut held: Vec<Admitted> = players[..HINT_QUEUE]
             .iter()
-            .map(|p| t.admit(p, None, 0).unwrap())
+            .map(|p| t.admit(p, None, 0, Work::Hint).unwrap())
             .collect();
         let last = &players[HINT_QUEUE];
         assert!(matches!(
-            t.admit(last, None, 0),
+            t.admit(last, None, 0, Work::Hint),
             Err(ServiceError::EngineBusy)
         ));
         held.pop();
-        assert!(t.admit(last, None, 0).is_ok());
+        assert!(t.admit(last, None, 0, Work::Hint).is_ok());
     }
 
     #[test]
     fn one_server_holds_at_most_its_share_of_the_queue() {
         let t = Thinking::new(1, 1);
         let held: Vec<Admitted> = (0..HINT_SHARE)
-            .map(|i| t.admit(&format!("a{i}"), Some("g1"), 0).unwrap())
+            .map(|i| {
+                t.admit(&format!("a{i}"), Some("g1"), 0, Work::Hint)
+                    .unwrap()
+            })
             .collect();
         // A third account of the same server is turned away; another server's player is not,
         // nor is one outside any server.
         assert!(matches!(
-            t.admit("a9", Some("g1"), 0),
+            t.admit("a9", Some("g1"), 0, Work::Hint),
             Err(ServiceError::EngineBusy)
         ));
-        let other = t.admit("b0", Some("g2"), 0).unwrap();
-        let direct = t.admit("c0", None, 0).unwrap();
+        let other = t.admit("b0", Some("g2"), 0, Work::Hint).unwrap();
+        let direct = t.admit("c0", None, 0, Work::Hint).unwrap();
         drop(held);
-        assert!(t.admit("a9", Some("g1"), 0).is_ok());
+        assert!(t.admit("a9", Some("g1"), 0, Work::Hint).is_ok());
         drop((other, direct));
     }
 
@@ -343,7 +384,7 @@ mod tests {
     #[test]
     fn hints_are_remembered_by_place_and_the_oldest_forgotten() {
         let t = Thinking::new(1, 1);
-        t.admit("ann", None, 0)
+        t.admit("ann", None, 0, Work::Hint)
             .unwrap()
             .answered(0, place(1, 4), &hint(1));
         assert_eq!(t.remembered(&place(1, 4)).map(|h| h.game), Some(1));
@@ -352,11 +393,49 @@ mod tests {
         assert!(t.remembered(&place(2, 4)).is_none());
         for i in 0..HINT_MEMORY as i64 {
             let who = format!("p{i}");
-            t.admit(&who, None, 0)
-                .unwrap()
-                .answered(0, place(100 + i, 0), &hint(100 + i));
+            t.admit(&who, None, 0, Work::Hint).unwrap().answered(
+                0,
+                place(100 + i, 0),
+                &hint(100 + i),
+            );
         }
         assert!(t.remembered(&place(1, 4)).is_none(), "the oldest is gone");
         assert!(t.remembered(&place(100, 0)).is_some());
+    }
+
+    /// Reviews from three servers, two accounts each, once took the whole queue and the one
+    /// place, and another server's hint waited 76 s: now reviews queue apart, and a hint runs
+    /// while a review holds its place.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reviews_from_many_servers_never_hold_a_hint_up() {
+        let t = Thinking::new(1, 1);
+        let mut reviews = Vec::new();
+        for (i, server) in ["g1", "g1", "g2", "g2", "g3", "g3", "g4"]
+            .iter()
+            .enumerate()
+        {
+            reviews.push(t.admit(&format!("r{i}"), Some(server), 0, Work::Review));
+        }
+        let admitted = reviews.iter().filter(|r| r.is_ok()).count();
+        assert_eq!(admitted, REVIEW_QUEUE, "one a server, three in all");
+        assert!(matches!(reviews[1], Err(ServiceError::EngineBusy)));
+        assert!(matches!(reviews[6], Err(ServiceError::EngineBusy)));
+        drop(reviews);
+        // A review holds its place until told to go on; meanwhile another server's hint is
+        // admitted and answered.
+        let (go, wait) = std::sync::mpsc::channel::<()>();
+        let held = t.admit("long", Some("g9"), 0, Work::Review).unwrap();
+        let review = t.admitted(&held, move || wait.recv().is_ok());
+        let hint_then_go = async {
+            let hint = t.admit("h0", Some("g5"), 0, Work::Hint).unwrap();
+            let answer =
+                tokio::time::timeout(std::time::Duration::from_secs(5), t.admitted(&hint, || 42))
+                    .await;
+            go.send(()).unwrap();
+            answer
+        };
+        let (reviewed, answer) = tokio::join!(review, hint_then_go);
+        assert_eq!(answer.expect("the hint did not wait").unwrap(), 42);
+        assert!(reviewed.unwrap());
     }
 }

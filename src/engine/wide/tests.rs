@@ -200,3 +200,30 @@ fn a_board_with_a_wide_network_is_judged_by_it_alone_but_when_mopping_up() {
     assert_eq!(board.evaluate(&lone), taught.evaluate(&lone));
     assert_ne!(board.evaluate(&lone), -wide.score(&lone));
 }
+
+/// The first generation's network, kept so that the next goes on from it (`--from`), reads, and
+/// judges the start and the positions after it as a tafl player would see them: closer to even
+/// at the start than a corner all but reached.
+#[test]
+fn the_committed_first_generation_reads_and_judges_the_start() {
+    let net = Wide::read(include_bytes!("../../../data/wide/copenhagen-gen1.wide")).unwrap();
+    let v = copenhagen();
+    assert!(std::ptr::eq(net.variant(), v));
+    let start = net.score(&Position::start(v));
+    assert!(start.abs() < 400, "the start, {start}");
+    // The king one step from a corner with the way open, the defenders to move: won for them.
+    let mut setup = Position::start(v).to_setup();
+    let king = setup
+        .pieces
+        .iter()
+        .position(|(_, p)| p.role == crate::rules::Role::King)
+        .unwrap();
+    setup.pieces[king].0 = crate::rules::Square::new(0, 2).unwrap();
+    setup.turn = Side::Defenders;
+    let near = Position::from_setup(v, &setup).unwrap();
+    assert!(
+        net.score(&near) > start + 200,
+        "{} against {start}",
+        net.score(&near)
+    );
+}

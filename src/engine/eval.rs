@@ -2,8 +2,7 @@
 //! for every variant; their weights are data, one row per family ([`super::weights`]), and the
 //! score is the terms' sum with them.
 
-use std::num::NonZeroU64;
-
+pub use super::memo::Evals;
 use super::memo::Memo;
 use super::net::Net;
 use super::weights::{Eval, Group, Weights, TERMS};
@@ -551,57 +550,5 @@ impl Rooms {
         let hash = attackers.mix(king.index() as u64);
         self.slots
             .recall(hash, (attackers, king), || pos.king_room())
-    }
-}
-
-/// The evaluations made in a search, remembered by position key: a search meets the same quiet
-/// position again and again (each deeper iteration goes through the last one's leaves, and
-/// transpositions reach them by other orders), and the evaluation depends on nothing the key
-/// leaves out.
-pub struct Evals {
-    memo: Memo<NonZeroU64, i32>,
-}
-
-impl Evals {
-    /// Slots, as bits of the index: 8,192 slots of 16 bytes (a key is never 0, so a slot needs no
-    /// more room than the key and the score), small enough to stay in a core's cache.
-    const BITS: u32 = 13;
-
-    pub fn new() -> Evals {
-        Evals {
-            memo: Memo::new(Self::BITS),
-        }
-    }
-
-    /// The score of `pos` for the side to move on `board`, remembered or made (the king's room
-    /// looked up in `rooms`). A position whose key is 0 is not remembered.
-    #[inline]
-    pub fn evaluate(&mut self, board: &Board, pos: &Position, rooms: &mut Rooms) -> i32 {
-        self.evaluate_by(board, pos, rooms, || board.learned(pos))
-    }
-
-    /// [`Evals::evaluate`], the network's part given by `net_part` as for
-    /// [`Board::evaluate_by`] (asked only when the score is not remembered).
-    #[inline]
-    pub fn evaluate_by(
-        &mut self,
-        board: &Board,
-        pos: &Position,
-        rooms: &mut Rooms,
-        net_part: impl FnOnce() -> i32,
-    ) -> i32 {
-        let hash = pos.hash();
-        match NonZeroU64::new(hash) {
-            Some(key) => self
-                .memo
-                .recall(hash, key, || board.evaluate_by(pos, rooms, net_part)),
-            None => board.evaluate_by(pos, rooms, net_part),
-        }
-    }
-}
-
-impl Default for Evals {
-    fn default() -> Evals {
-        Evals::new()
     }
 }

@@ -1,6 +1,12 @@
 //! A memo of fixed size for a search's hot paths: each key's value is kept in the one slot its
 //! hash's top bits pick, in place of whatever was there (direct-mapped, no probing). A slot keeps
 //! its whole key, so a value found is the key's own, never another's that shares the slot.
+//! [`Evals`] is the one of a search's evaluations.
+
+use std::num::NonZeroU64;
+
+use super::eval::{Board, Rooms};
+use crate::rules::Position;
 
 /// Values of type `V` remembered by keys of type `K` in `2^bits` slots.
 pub struct Memo<K, V> {
@@ -47,6 +53,58 @@ impl<K: Copy + Eq, V: Copy> Memo<K, V> {
                 v
             }
         }
+    }
+}
+
+/// The evaluations made in a search, remembered by position key: a search meets the same quiet
+/// position again and again (each deeper iteration goes through the last one's leaves, and
+/// transpositions reach them by other orders), and the evaluation depends on nothing the key
+/// leaves out.
+pub struct Evals {
+    memo: Memo<NonZeroU64, i32>,
+}
+
+impl Evals {
+    /// Slots, as bits of the index: 8,192 slots of 16 bytes (a key is never 0, so a slot needs no
+    /// more room than the key and the score), small enough to stay in a core's cache.
+    const BITS: u32 = 13;
+
+    pub fn new() -> Evals {
+        Evals {
+            memo: Memo::new(Self::BITS),
+        }
+    }
+
+    /// The score of `pos` for the side to move on `board`, remembered or made (the king's room
+    /// looked up in `rooms`). A position whose key is 0 is not remembered.
+    #[inline]
+    pub fn evaluate(&mut self, board: &Board, pos: &Position, rooms: &mut Rooms) -> i32 {
+        self.evaluate_by(board, pos, rooms, || board.learned(pos))
+    }
+
+    /// [`Evals::evaluate`], the network's part given by `net_part` as for
+    /// [`Board::evaluate_by`] (asked only when the score is not remembered).
+    #[inline]
+    pub fn evaluate_by(
+        &mut self,
+        board: &Board,
+        pos: &Position,
+        rooms: &mut Rooms,
+        net_part: impl FnOnce() -> i32,
+    ) -> i32 {
+        let hash = pos.hash();
+        match NonZeroU64::new(hash) {
+            Some(key) => self
+                .memo
+                .recall(hash, key, || board.evaluate_by(pos, rooms, net_part)),
+            None => board.evaluate_by(pos, rooms, net_part),
+        }
+    }
+}
+
+impl Default for Evals {
+    fn default() -> Evals {
+        Evals::new()
     }
 }
 

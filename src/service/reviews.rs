@@ -12,7 +12,7 @@ use super::thinking::Work;
 use super::{GameView, Person, Service, ServiceError};
 use crate::engine::review::{budget_for, review, Curve, Mark, Review, ReviewedTurn, MOST_TURNS};
 use crate::engine::weights::fnv;
-use crate::engine::{net, Eval};
+use crate::engine::{net, wide, Eval};
 use crate::render::review_chart;
 use crate::rules::{Side, Variant};
 
@@ -207,11 +207,17 @@ fn judge(variant: &Variant) -> String {
         curve.intercept[Side::Defenders],
     ];
     let curve = fnv(shape.iter().flat_map(|x| x.to_bits().to_le_bytes()));
+    // The learned networks of the family's boards, small and wide (none gives nothing, so a
+    // review stored before the wide networks is still the same judge's).
+    let learned = |v: &'static Variant| {
+        net::of(Eval::Taught, v).map_or(0, |n| n.fingerprint())
+            ^ wide::of(Eval::Taught, v).map_or(0, |w| w.fingerprint())
+    };
     let nets = Variant::all()
         .iter()
         .filter(|v| v.family == family)
-        .filter_map(|v| net::of(Eval::Taught, v))
-        .fold(0, |hash, n| hash ^ n.fingerprint());
+        .map(learned)
+        .fold(0, |hash, n| hash ^ n);
     let weights = Eval::Taught.weights(family).fingerprint() ^ nets;
     format!("{weights:016x}{curve:016x}")
 }

@@ -256,6 +256,26 @@ fn learn(p: &Params, g: &mut Params, lit: &[usize], target: f32, weight: f32) {
     }
 }
 
+/// Adam's step number `step` of size `rate` on `p`, its moments `m` and `v`, by the gradient
+/// `g` (a batch's sum, times `scale`), every number kept within [`CLIP`].
+fn adam(
+    p: &mut Params,
+    (m, v): (&mut Params, &mut Params),
+    g: &Params,
+    step: i32,
+    rate: f32,
+    scale: f32,
+) {
+    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
+    for (value, m, v, g) in p.zip3(m, v, g) {
+        let g = g * scale;
+        *m = beta1 * *m + (1.0 - beta1) * g;
+        *v = beta2 * *v + (1.0 - beta2) * g * g;
+        *value = (*value - rate * (*m / c1) / ((*v / c2).sqrt() + eps)).clamp(-CLIP, CLIP);
+    }
+}
+
 /// The weighted mean squared error of the chances of the held-out positions, by `chance`.
 fn held_error(samples: &Samples, weights: &[f32], chance: impl Fn(&[u16]) -> f64) -> f64 {
     let (mut sum, mut all) = (0.0, 0.0);
@@ -296,7 +316,6 @@ pub fn train(
     let threads = t.threads.max(1);
     let mut grads: Vec<Params> = (0..threads).map(|_| Params::zero(n)).collect();
     let mut order: Vec<usize> = (0..samples.len()).filter(|i| !held_out(*i)).collect();
-    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     let mut shuffle = Rng::new(t.seed ^ 0x51de);
     for epoch in 0..t.epochs {
@@ -341,13 +360,7 @@ pub fn train(
             }
             step += 1;
             let scale = 1.0 / batch.len() as f32;
-            let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
-            for (value, m, v, g) in p.zip3(&mut m, &mut v, &first[0]) {
-                let g = g * scale;
-                *m = beta1 * *m + (1.0 - beta1) * g;
-                *v = beta2 * *v + (1.0 - beta2) * g * g;
-                *value = (*value - rate * (*m / c1) / ((*v / c2).sqrt() + eps)).clamp(-CLIP, CLIP);
-            }
+            adam(&mut p, (&mut m, &mut v), &first[0], step, rate, scale);
         }
         epoch_done();
     }

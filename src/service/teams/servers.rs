@@ -221,42 +221,8 @@ impl Service {
         self.check_team_room(&mut tx, &guild, Some(challenger))
             .await?;
         self.check_team_room(&mut tx, &target, None).await?;
-        let open: Vec<(i64, String, String)> = sqlx::query_as(
-            "SELECT id, from_guild, to_guild FROM team_challenges
-             WHERE status = 'open' AND expires_at > $1
-               AND (from_guild IN ($2, $3) OR to_guild IN ($2, $3))",
-        )
-        .bind(now)
-        .bind(&guild)
-        .bind(&target)
-        .fetch_all(&mut *tx)
-        .await?;
-        let pair = |a: &str, b: &str| (a == guild && b == target) || (a == target && b == guild);
-        if let Some((id, ..)) = open.iter().find(|(_, a, b)| pair(a, b)) {
-            return Err(ServiceError::TeamChallengeOpen(*id));
-        }
-        let declined: Option<i64> = sqlx::query_scalar(
-            "SELECT MAX(answered_at) FROM team_challenges
-             WHERE status = 'declined' AND from_guild = $1 AND to_guild = $2",
-        )
-        .bind(&guild)
-        .bind(&target)
-        .fetch_one(&mut *tx)
-        .await?;
-        if let Some(at) = declined.filter(|at| now - at < DECLINED_PAUSE) {
-            return Err(ServiceError::DeclinedLately(at + DECLINED_PAUSE));
-        }
-        // A server's own limit counts the challenges it made, so that strangers' challenges to
-        // it never stop it challenging; those waiting for its answer have a limit of their own
-        // (its managers decline them, or take the home away, which withdraws them all).
-        let made = open.iter().filter(|(_, from, _)| *from == guild).count() as i64;
-        let waiting = open.iter().filter(|(_, _, to)| *to == target).count() as i64;
-        if made >= MAX_TEAM_CHALLENGES || waiting >= MAX_TEAM_CHALLENGES {
-            return Err(ServiceError::TooManyTeamChallenges {
-                most: MAX_TEAM_CHALLENGES,
-                received: made < MAX_TEAM_CHALLENGES,
-            });
-        }
+        self.check_challenge_room(&mut tx, &guild, &target, now)
+            .await?;
         let expires_at = now + CHALLENGE_LIFETIME;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO team_challenges (from_guild, from_name, from_channel, to_guild, to_name,
@@ -280,6 +246,54 @@ impl Service {
         let row = self.team_challenge(&mut tx, id).await?;
         tx.commit().await?;
         Ok(row.challenge())
+    }
+
+    /// Refuses a challenge from `guild` to `target` at `now` while one between them is open,
+    /// while `target` declined `guild`'s last one lately, or where either limit is reached.
+    async fn check_challenge_room(
+        &self,
+        tx: &mut AnyConnection,
+        guild: &str,
+        target: &str,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        let open: Vec<(i64, String, String)> = sqlx::query_as(
+            "SELECT id, from_guild, to_guild FROM team_challenges
+             WHERE status = 'open' AND expires_at > $1
+               AND (from_guild IN ($2, $3) OR to_guild IN ($2, $3))",
+        )
+        .bind(now)
+        .bind(guild)
+        .bind(target)
+        .fetch_all(&mut *tx)
+        .await?;
+        let pair = |a: &str, b: &str| (a == guild && b == target) || (a == target && b == guild);
+        if let Some((id, ..)) = open.iter().find(|(_, a, b)| pair(a, b)) {
+            return Err(ServiceError::TeamChallengeOpen(*id));
+        }
+        let declined: Option<i64> = sqlx::query_scalar(
+            "SELECT MAX(answered_at) FROM team_challenges
+             WHERE status = 'declined' AND from_guild = $1 AND to_guild = $2",
+        )
+        .bind(guild)
+        .bind(target)
+        .fetch_one(&mut *tx)
+        .await?;
+        if let Some(at) = declined.filter(|at| now - at < DECLINED_PAUSE) {
+            return Err(ServiceError::DeclinedLately(at + DECLINED_PAUSE));
+        }
+        // A server's own limit counts the challenges it made, so that strangers' challenges to
+        // it never stop it challenging; those waiting for its answer have a limit of their own
+        // (its managers decline them, or take the home away, which withdraws them all).
+        let made = open.iter().filter(|(_, from, _)| *from == guild).count() as i64;
+        let waiting = open.iter().filter(|(_, _, to)| *to == target).count() as i64;
+        if made >= MAX_TEAM_CHALLENGES || waiting >= MAX_TEAM_CHALLENGES {
+            return Err(ServiceError::TooManyTeamChallenges {
+                most: MAX_TEAM_CHALLENGES,
+                received: made < MAX_TEAM_CHALLENGES,
+            });
+        }
+        Ok(())
     }
 
     /// Withdraws challenge `id`, which could not be shown in the other server.
